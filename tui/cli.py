@@ -1,0 +1,64 @@
+"""The `ppo-drill` command: one argparse front for the checker, the cards and the app.
+
+Each package registers its own sub-commands (`checker.cli`, `cards.cli`, `tui.commands`); a
+handler imports what it needs only when it runs, so `--help` and `--version` stay fast and never
+import torch or Textual. With no sub-command the Textual app opens.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import metadata
+
+
+def _version() -> str:
+    try:
+        return metadata.version("ppo-drill")
+    except metadata.PackageNotFoundError:  # running from a source tree without install
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ppo-drill",
+        description="Practise PPO for RL / LLM post-training interviews: flashcards on an FSRS "
+        "schedule, timed coding drills and a checker that names your mistake. "
+        "Run with no command to open the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"ppo-drill {_version()}")
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="where progress and saved answers live (default: $PPO_DRILL_HOME, else the user data folder)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from checker import cli as checker_cli
+    from cards import cli as cards_cli
+    from tui import commands as tui_commands
+
+    for module in (checker_cli, cards_cli, tui_commands):
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.data_dir:
+        import os
+
+        os.environ["PPO_DRILL_HOME"] = args.data_dir
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        from tui import commands as tui_commands
+
+        handler = tui_commands.run_app
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
