@@ -1,0 +1,646 @@
+"""The progress store: `ProgressStore`, `open_store()`, `StoreError` and the schema migrations.
+
+One SQLite file, `<data_dir>/progress.sqlite3`, holds everything a user must never lose: card
+schedule states and every review, drill attempts and drill schedule states, mock interviews and
+settings. Why it is built this way:
+
+- Each write is its own short `BEGIN IMMEDIATE` transaction committed as it happens, in WAL mode,
+  so killing the process loses at most the write in flight and two processes never interleave a
+  read-modify-write (the scheduler reads a card's state inside the same transaction it writes in).
+- A file that is not a database, fails `PRAGMA quick_check`, belongs to another program, or has a
+  schema version newer than this code is refused with `StoreError` before anything is written:
+  the user's bytes stay exactly as they were.
+- The schema is versioned with `PRAGMA user_version` and an ordered list of migrations, each run
+  in the same transaction as its version bump.
+
+Times are stored as ISO-8601 UTC strings of fixed width, so text order is time order.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+DB_NAME = "progress.sqlite3"
+APPLICATION_ID = 0x50504F44  # "PPOD": marks the file as ours
+EXPORT_FORMAT = "ppo-drill-progress"
+EXPORT_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """The progress file cannot be used safely; the message names the path and what to do."""
+
+
+def utc_iso(when: datetime) -> str:
+    """A fixed-width UTC ISO string (text order equals time order); naive datetimes are rejected."""
+    if when.tzinfo is None:
+        raise ValueError(f"datetime must be timezone-aware: {when!r}")
+    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def parse_iso(text: str) -> datetime:
+    """Inverse of `utc_iso`: an aware UTC datetime."""
+    return datetime.fromisoformat(text).astimezone(timezone.utc)
+
+
+def _run_ddl(db: sqlite3.Connection, script: str) -> None:
+    """Run DDL statements one by one: `executescript` would COMMIT first and break the
+    migration's atomicity with its version bump."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _migration_1(db: sqlite3.Connection) -> None:
+    """Cards: schedule state per card and the review log (with states for undo)."""
+    _run_ddl(
+        db,
+        """
+        CREATE TABLE card_state (
+            card_id     TEXT PRIMARY KEY,
+            fsrs        TEXT NOT NULL,
+            due         TEXT NOT NULL,
+            state       INTEGER NOT NULL,
+            last_review TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX card_state_due ON card_state (due);
+        CREATE TABLE review_log (
+            id           INTEGER PRIMARY KEY,
+            uid          TEXT NOT NULL UNIQUE,
+            card_id      TEXT NOT NULL,
+            rating       INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
+            reviewed_at  TEXT NOT NULL,
+            duration_ms  INTEGER NOT NULL DEFAULT 0,
+            source       TEXT NOT NULL CHECK (source IN ('user', 'checker')),
+            state_before TEXT,
+            state_after  TEXT NOT NULL
+        );
+        CREATE INDEX review_log_card ON review_log (card_id, id);
+        CREATE INDEX review_log_time ON review_log (reviewed_at);
+        """
+    )
+
+
+def _migration_2(db: sqlite3.Connection) -> None:
+    """Drills and mocks (issue 6): attempts, drill schedule states, mock sessions, settings."""
+    _run_ddl(
+        db,
+        """
+        CREATE TABLE drill_attempt (
+            id          INTEGER PRIMARY KEY,
+            uid         TEXT NOT NULL UNIQUE,
+            drill_id    TEXT NOT NULL,
+            framework   TEXT NOT NULL,
+            started_at  TEXT NOT NULL,
+            finished_at TEXT,
+            elapsed_s   REAL,
+            passed      INTEGER NOT NULL CHECK (passed IN (0, 1)),
+            mistakes    TEXT NOT NULL DEFAULT '[]',
+            code        TEXT NOT NULL DEFAULT '',
+            source      TEXT NOT NULL CHECK (source IN ('app', 'cli'))
+        );
+        CREATE INDEX drill_attempt_drill ON drill_attempt (drill_id, id);
+        CREATE TABLE drill_state (
+            drill_id    TEXT PRIMARY KEY,
+            fsrs        TEXT NOT NULL,
+            due         TEXT NOT NULL,
+            state       INTEGER NOT NULL,
+            last_review TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX drill_state_due ON drill_state (due);
+        CREATE TABLE mock_session (
+            id          TEXT PRIMARY KEY,
+            seed        INTEGER NOT NULL,
+            started_at  TEXT NOT NULL,
+            finished_at TEXT,
+            payload     TEXT NOT NULL DEFAULT '{}'
+        ) WITHOUT ROWID;
+        CREATE TABLE setting (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migration_1, _migration_2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class Review:
+    """One row of the review log. `state_before` is None for a card's first review."""
+
+    id: int
+    uid: str
+    card_id: str
+    rating: int
+    reviewed_at: datetime
+    duration_ms: int
+    source: str
+    state_before: dict | None
+    state_after: dict
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One drill attempt, as recorded by the app or `ppo-drill check`."""
+
+    id: int
+    uid: str
+    drill_id: str
+    framework: str
+    started_at: datetime
+    finished_at: datetime | None
+    elapsed_s: float | None
+    passed: bool
+    mistakes: list[str]
+    code: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Mock:
+    """One mock interview session; `payload` is the caller's JSON data."""
+
+    id: str
+    seed: int
+    started_at: datetime
+    finished_at: datetime | None
+    payload: Any
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, before opening, anything that is not an SQLite file (without touching it)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return
+    if size == 0:
+        return
+    with open(path, "rb") as fh:
+        head = fh.read(len(_SQLITE_MAGIC))
+    if head != _SQLITE_MAGIC:
+        raise StoreError(
+            f"{path} is not a ppo-drill progress database (it is not an SQLite file). "
+            f"It was left untouched: move it aside (or restore it from a backup or an "
+            f"`export-progress` file) and run again."
+        )
+
+
+class ProgressStore:
+    """All of a user's progress in one SQLite file. Construct with the file's path.
+
+    Raises `StoreError` if the file is corrupt, foreign or newer than this code; in that case
+    nothing has been written to it. Use as a context manager or call `close()`.
+    """
+
+    def __init__(self, path: Path | str, *, check: bool = True, timeout_s: float = 10.0) -> None:
+        self.path = Path(path)
+        self._depth = 0
+        self._gen = 0
+        _check_file(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
+                                 check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
+        self._db = db
+        try:
+            self._inspect(check)
+        except BaseException:
+            db.close()
+            raise
+        db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    # -- opening -----------------------------------------------------------------------------
+
+    def _inspect(self, check: bool) -> None:
+        """Read-only checks: corrupt, foreign or newer files raise before any write."""
+        db = self._db
+        try:
+            db.execute("PRAGMA busy_timeout = 10000")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if check:
+                problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+                if problems != ["ok"]:
+                    raise sqlite3.DatabaseError("; ".join(problems))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is damaged and cannot be used ({exc}). It was left untouched: "
+                f"move it aside, restore a backup or import an `export-progress` file into a "
+                f"fresh data folder, and run again."
+            ) from exc
+        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables > 0):
+            raise StoreError(
+                f"{self.path} is an SQLite database from another program, not ppo-drill progress. "
+                f"It was left untouched: move it aside or choose another --data-dir."
+            )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer ppo-drill (schema version {version}; this "
+                f"version knows up to {SCHEMA_VERSION}). It was left untouched: upgrade ppo-drill "
+                f"to use it."
+            )
+
+    def _migrate(self) -> None:
+        """Apply pending migrations, each in its own transaction with its version bump."""
+        while True:
+            with self._write():
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version >= SCHEMA_VERSION:
+                    if version > SCHEMA_VERSION:  # another process upgraded meanwhile
+                        raise StoreError(f"{self.path} was upgraded by a newer ppo-drill while opening.")
+                    return
+                MIGRATIONS[version](self._db)
+                self._db.execute(f"PRAGMA user_version = {version + 1}")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the connection (all writes are already committed)."""
+        self._db.close()
+
+    def __enter__(self) -> "ProgressStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE takes the write lock up front); nests."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self._db
+            finally:
+                self._depth -= 1
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self._db
+        except BaseException:
+            self._depth = 0
+            self._db.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self._db.execute("COMMIT")
+        self._gen += 1
+
+    def transaction(self) -> Any:
+        """Group reads and writes into one atomic write transaction (used by the scheduler so
+        a card's state is read and updated under the same lock)."""
+        return self._write()
+
+    def change_token(self) -> tuple[int, int]:
+        """Changes whenever anyone (this or another process) commits; lets callers cache reads."""
+        return (self._gen, self._db.execute("PRAGMA data_version").fetchone()[0])
+
+    def integrity_ok(self) -> bool:
+        """Full `PRAGMA integrity_check` (slow on big files; for tests and diagnostics)."""
+        return [r[0] for r in self._db.execute("PRAGMA integrity_check")] == ["ok"]
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def card_state(self, card_id: str) -> dict | None:
+        """The card's FSRS state as `fsrs.Card.to_dict()` data, or None if never reviewed."""
+        row = self._db.execute("SELECT fsrs FROM card_state WHERE card_id = ?", (card_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def card_states(self) -> dict[str, tuple[datetime, int]]:
+        """Every reviewed card's (due, FSRS state number), including cards no longer in a deck."""
+        return {cid: (parse_iso(due), state)
+                for cid, due, state in self._db.execute("SELECT card_id, due, state FROM card_state")}
+
+    def known_card_ids(self) -> set[str]:
+        """Ids of all cards that have a schedule state (i.e. are not new)."""
+        return {r[0] for r in self._db.execute("SELECT card_id FROM card_state")}
+
+    def iter_due(self, now: datetime, states: tuple[int, ...]) -> Iterator[tuple[str, datetime]]:
+        """Cards in the given FSRS states due at or before `now`, earliest first (lazy cursor)."""
+        marks = ",".join("?" * len(states))
+        cur = self._db.execute(
+            f"SELECT card_id, due FROM card_state WHERE due <= ? AND state IN ({marks}) "
+            f"ORDER BY due, card_id", (utc_iso(now), *states))
+        for cid, due in cur:
+            yield cid, parse_iso(due)
+
+    def new_cards_since(self, since: datetime) -> int:
+        """How many cards got their first review at or after `since` (the new-card allowance)."""
+        return self._db.execute(
+            "SELECT count(*) FROM review_log WHERE reviewed_at >= ? AND state_before IS NULL",
+            (utc_iso(since),)).fetchone()[0]
+
+    def record_review(self, card_id: str, rating: int, reviewed_at: datetime, state_after: dict,
+                      *, state_before: dict | None, duration_ms: int = 0,
+                      source: str = "user") -> int:
+        """Append a review and set the card's state, atomically; returns the review's id.
+
+        `state_after` / `state_before` are `fsrs.Card.to_dict()` data (before is None for a new
+        card). The scheduler calls this inside `transaction()` after reading the state.
+        """
+        if rating not in (1, 2, 3, 4):
+            raise ValueError(f"rating must be 1-4, got {rating!r}")
+        if source not in ("user", "checker"):
+            raise ValueError(f"review source must be 'user' or 'checker', got {source!r}")
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO review_log (uid, card_id, rating, reviewed_at, duration_ms, source, "
+                "state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, card_id, rating, utc_iso(reviewed_at), int(duration_ms), source,
+                 json.dumps(state_before) if state_before is not None else None,
+                 json.dumps(state_after)))
+            self._put_state(db, "card_state", "card_id", card_id, state_after)
+            return int(cur.lastrowid)
+
+    @staticmethod
+    def _put_state(db: sqlite3.Connection, table: str, key: str, ident: str, state: dict) -> None:
+        db.execute(
+            f"INSERT INTO {table} ({key}, fsrs, due, state, last_review) VALUES (?, ?, ?, ?, ?) "
+            f"ON CONFLICT({key}) DO UPDATE SET fsrs = excluded.fsrs, due = excluded.due, "
+            f"state = excluded.state, last_review = excluded.last_review",
+            (ident, json.dumps(state), utc_iso(datetime.fromisoformat(state["due"])), int(state["state"]),
+             utc_iso(datetime.fromisoformat(state["last_review"])) if state.get("last_review") else None))
+
+    def undo_review(self, review_id: int) -> str | None:
+        """Remove review `review_id` and restore the card's state before it.
+
+        Only the card's latest review can be undone (a later one was computed from it); returns
+        the card id, or None if the review is gone or is no longer the card's latest.
+        """
+        with self._write() as db:
+            row = db.execute("SELECT card_id, state_before FROM review_log WHERE id = ?",
+                             (review_id,)).fetchone()
+            if row is None:
+                return None
+            card_id, before = row
+            latest = db.execute("SELECT max(id) FROM review_log WHERE card_id = ?", (card_id,)).fetchone()[0]
+            if latest != review_id:
+                return None
+            db.execute("DELETE FROM review_log WHERE id = ?", (review_id,))
+            if before is None:
+                db.execute("DELETE FROM card_state WHERE card_id = ?", (card_id,))
+            else:
+                self._put_state(db, "card_state", "card_id", card_id, json.loads(before))
+            return card_id
+
+    def undo_last_review(self, source: str | None = None) -> str | None:
+        """Undo the most recent review (optionally only of `source`); returns its card id or None."""
+        sql = "SELECT max(id) FROM review_log" + (" WHERE source = ?" if source else "")
+        with self._write() as db:
+            rid = db.execute(sql, (source,) if source else ()).fetchone()[0]
+            return self.undo_review(rid) if rid is not None else None
+
+    def reviews(self, card_id: str | None = None, since: datetime | None = None) -> list[Review]:
+        """Review log rows, oldest first, optionally for one card and/or from `since` on."""
+        where, args = [], []
+        if card_id is not None:
+            where.append("card_id = ?")
+            args.append(card_id)
+        if since is not None:
+            where.append("reviewed_at >= ?")
+            args.append(utc_iso(since))
+        sql = ("SELECT id, uid, card_id, rating, reviewed_at, duration_ms, source, state_before, "
+               "state_after FROM review_log" + (" WHERE " + " AND ".join(where) if where else "")
+               + " ORDER BY id")
+        return [Review(r[0], r[1], r[2], r[3], parse_iso(r[4]), r[5], r[6],
+                       json.loads(r[7]) if r[7] is not None else None, json.loads(r[8]))
+                for r in self._db.execute(sql, args)]
+
+    # -- drills ------------------------------------------------------------------------------
+
+    def record_attempt(self, drill_id: str, *, framework: str, started_at: datetime,
+                       passed: bool, finished_at: datetime | None = None,
+                       elapsed_s: float | None = None, mistakes: list[str] | tuple[str, ...] = (),
+                       code: str = "", source: str = "app") -> int:
+        """Append one drill attempt (committed at once); returns its id."""
+        if source not in ("app", "cli"):
+            raise ValueError(f"attempt source must be 'app' or 'cli', got {source!r}")
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO drill_attempt (uid, drill_id, framework, started_at, finished_at, "
+                "elapsed_s, passed, mistakes, code, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, drill_id, framework, utc_iso(started_at),
+                 utc_iso(finished_at) if finished_at else None, elapsed_s, int(bool(passed)),
+                 json.dumps(list(mistakes)), code, source))
+            return int(cur.lastrowid)
+
+    def attempts(self, drill_id: str | None = None) -> list[Attempt]:
+        """Drill attempts, oldest first, optionally for one drill."""
+        sql = ("SELECT id, uid, drill_id, framework, started_at, finished_at, elapsed_s, passed, "
+               "mistakes, code, source FROM drill_attempt")
+        args: tuple = ()
+        if drill_id is not None:
+            sql += " WHERE drill_id = ?"
+            args = (drill_id,)
+        return [Attempt(r[0], r[1], r[2], r[3], parse_iso(r[4]), parse_iso(r[5]) if r[5] else None,
+                        r[6], bool(r[7]), json.loads(r[8]), r[9], r[10])
+                for r in self._db.execute(sql + " ORDER BY id", args)]
+
+    def drill_state(self, drill_id: str) -> dict | None:
+        """The drill's FSRS state (`fsrs.Card.to_dict()` data) or None if never scheduled."""
+        row = self._db.execute("SELECT fsrs FROM drill_state WHERE drill_id = ?", (drill_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_drill_state(self, drill_id: str, state: dict) -> None:
+        """Store a drill's FSRS state."""
+        with self._write() as db:
+            self._put_state(db, "drill_state", "drill_id", drill_id, state)
+
+    def drill_states(self) -> dict[str, datetime]:
+        """Every scheduled drill's due time."""
+        return {d: parse_iso(due) for d, due in self._db.execute("SELECT drill_id, due FROM drill_state")}
+
+    # -- mocks and settings ------------------------------------------------------------------
+
+    def record_mock(self, *, seed: int, started_at: datetime, payload: Any,
+                    finished_at: datetime | None = None, mock_id: str | None = None) -> str:
+        """Create or update (same `mock_id`) a mock session; returns its id."""
+        mock_id = mock_id or uuid.uuid4().hex
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO mock_session (id, seed, started_at, finished_at, payload) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seed = excluded.seed, "
+                "started_at = excluded.started_at, finished_at = excluded.finished_at, "
+                "payload = excluded.payload",
+                (mock_id, int(seed), utc_iso(started_at),
+                 utc_iso(finished_at) if finished_at else None, json.dumps(payload)))
+        return mock_id
+
+    def mocks(self) -> list[Mock]:
+        """All mock sessions, oldest first."""
+        return [Mock(r[0], r[1], parse_iso(r[2]), parse_iso(r[3]) if r[3] else None, json.loads(r[4]))
+                for r in self._db.execute(
+                    "SELECT id, seed, started_at, finished_at, payload FROM mock_session "
+                    "ORDER BY started_at, id")]
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """A setting's JSON value, or `default`."""
+        row = self._db.execute("SELECT value FROM setting WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable setting."""
+        with self._write() as db:
+            db.execute("INSERT INTO setting (key, value) VALUES (?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        """All settings."""
+        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM setting")}
+
+    # -- export / import ---------------------------------------------------------------------
+
+    def export_json(self) -> dict:
+        """Everything in the store as versioned, JSON-serialisable data (see `import_json`)."""
+        db = self._db
+
+        def rows(sql: str) -> list[dict]:
+            cur = db.execute(sql)
+            names = [d[0] for d in cur.description]
+            return [dict(zip(names, r)) for r in cur]
+
+        db.execute("BEGIN")  # one consistent snapshot
+        try:
+            data = {
+                "format": EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
+                "schema_version": SCHEMA_VERSION,
+                "exported_at": utc_iso(datetime.now(timezone.utc)),
+                "card_states": [{"card_id": r["card_id"], "fsrs": json.loads(r["fsrs"])}
+                                for r in rows("SELECT card_id, fsrs FROM card_state ORDER BY card_id")],
+                "reviews": [
+                    {**r, "state_before": json.loads(r["state_before"]) if r["state_before"] else None,
+                     "state_after": json.loads(r["state_after"])}
+                    for r in rows("SELECT uid, card_id, rating, reviewed_at, duration_ms, source, "
+                                  "state_before, state_after FROM review_log ORDER BY id")],
+                "drill_attempts": [
+                    {**r, "passed": bool(r["passed"]), "mistakes": json.loads(r["mistakes"])}
+                    for r in rows("SELECT uid, drill_id, framework, started_at, finished_at, elapsed_s, "
+                                  "passed, mistakes, code, source FROM drill_attempt ORDER BY id")],
+                "drill_states": [{"drill_id": r["drill_id"], "fsrs": json.loads(r["fsrs"])}
+                                 for r in rows("SELECT drill_id, fsrs FROM drill_state ORDER BY drill_id")],
+                "mocks": [{**r, "payload": json.loads(r["payload"])}
+                          for r in rows("SELECT id, seed, started_at, finished_at, payload "
+                                        "FROM mock_session ORDER BY started_at, id")],
+                "settings": self.settings(),
+            }
+        finally:
+            db.execute("COMMIT")
+        return data
+
+    def import_json(self, data: Any, *, source_name: str = "import") -> dict[str, int]:
+        """Merge an `export_json` document into this store, all or nothing; idempotent.
+
+        Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing.
+        A card or drill state is replaced only by one with a later last review. Settings from the
+        file fill keys not set here. Returns how many rows of each kind were added or updated.
+        Raises ValueError naming the field on a malformed document (nothing is written).
+        """
+        _validate_export(data, source_name)
+        added = {"card_states": 0, "reviews": 0, "drill_attempts": 0, "drill_states": 0,
+                 "mocks": 0, "settings": 0}
+        try:
+            with self._write() as db:
+                for r in data["reviews"]:
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO review_log (uid, card_id, rating, reviewed_at, "
+                        "duration_ms, source, state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (r["uid"], r["card_id"], r["rating"], utc_iso(parse_iso(r["reviewed_at"])),
+                         r.get("duration_ms") or 0, r["source"],
+                         json.dumps(r["state_before"]) if r.get("state_before") else None,
+                         json.dumps(r["state_after"])))
+                    added["reviews"] += cur.rowcount
+                for table, key, items, count in (
+                        ("card_state", "card_id", data["card_states"], "card_states"),
+                        ("drill_state", "drill_id", data["drill_states"], "drill_states")):
+                    for item in items:
+                        if self._newer_state(db, table, key, item[key], item["fsrs"]):
+                            self._put_state(db, table, key, item[key], item["fsrs"])
+                            added[count] += 1
+                for a in data["drill_attempts"]:
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO drill_attempt (uid, drill_id, framework, started_at, "
+                        "finished_at, elapsed_s, passed, mistakes, code, source) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (a["uid"], a["drill_id"], a["framework"], utc_iso(parse_iso(a["started_at"])),
+                         utc_iso(parse_iso(a["finished_at"])) if a.get("finished_at") else None,
+                         a.get("elapsed_s"), int(bool(a["passed"])), json.dumps(a.get("mistakes") or []),
+                         a.get("code") or "", a["source"]))
+                    added["drill_attempts"] += cur.rowcount
+                for m in data["mocks"]:
+                    cur = db.execute(
+                        "INSERT OR IGNORE INTO mock_session (id, seed, started_at, finished_at, payload) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (m["id"], int(m["seed"]), utc_iso(parse_iso(m["started_at"])),
+                         utc_iso(parse_iso(m["finished_at"])) if m.get("finished_at") else None,
+                         json.dumps(m.get("payload"))))
+                    added["mocks"] += cur.rowcount
+                for key, value in data["settings"].items():
+                    cur = db.execute("INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)",
+                                     (key, json.dumps(value)))
+                    added["settings"] += cur.rowcount
+        except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
+            raise ValueError(f"{source_name}: malformed progress data ({type(exc).__name__}: {exc}); "
+                             f"nothing was imported") from exc
+        return added
+
+    @staticmethod
+    def _newer_state(db: sqlite3.Connection, table: str, key: str, ident: str, state: dict) -> bool:
+        row = db.execute(f"SELECT last_review FROM {table} WHERE {key} = ?", (ident,)).fetchone()
+        if row is None:
+            return True
+        if not state.get("last_review"):
+            return False
+        return row[0] is None or utc_iso(datetime.fromisoformat(state["last_review"])) > row[0]
+
+
+def _validate_export(data: Any, name: str) -> None:
+    """Check the envelope of an export document so a wrong file is refused with a clear reason."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"{name}: not a ppo-drill progress export (field 'format' must be "
+                         f"{EXPORT_FORMAT!r})")
+    version = data.get("version")
+    if not isinstance(version, int) or version > EXPORT_VERSION or version < 1:
+        raise ValueError(f"{name}: field 'version' is {version!r}; this ppo-drill reads export "
+                         f"versions 1 to {EXPORT_VERSION} (upgrade ppo-drill for newer files)")
+    for key in ("card_states", "reviews", "drill_attempts", "drill_states", "mocks"):
+        if not isinstance(data.get(key), list):
+            raise ValueError(f"{name}: field {key!r} must be a list")
+    if not isinstance(data.get("settings"), dict):
+        raise ValueError(f"{name}: field 'settings' must be an object")
+
+
+def store_path(data_dir: Path | str | None = None) -> Path:
+    """Where the progress database lives for `data_dir` (default: `cards.paths.data_dir()`)."""
+    if data_dir is None:
+        from cards.paths import data_dir as default_dir
+
+        data_dir = default_dir()
+    return Path(data_dir) / DB_NAME
+
+
+def open_store(data_dir: Path | str | None = None, **kwargs: Any) -> ProgressStore:
+    """Open (creating or upgrading as needed) the progress store in the user's data folder."""
+    return ProgressStore(store_path(data_dir), **kwargs)
