@@ -1,12 +1,203 @@
 """Sub-commands of `ppo-drill` that belong to the cards: review, cards, export-anki,
 export-progress, import-progress.
 
-Registered by `tui.cli`; handlers import what they need only when they run.
+Registered by `tui.cli`; handlers import what they need (fsrs, genanki, sqlite) only when they
+run, so `ppo-drill --help` stays fast. Every command finds the progress store through
+`cards.paths.data_dir()` (so `--data-dir` and `PPO_DRILL_HOME` apply); a store that cannot be used
+safely prints its message and exits 1 without writing anything.
 """
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any, Callable
+
+DEFAULT_NEW_PER_DAY = 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the cards' sub-commands to the `ppo-drill` parser."""
+    decks_help = "load decks from DIR instead of the shipped cards/decks/"
+
+    p = sub.add_parser("review", help="review due flashcards in the terminal (works with piped input)",
+                       description="Show each due card's front; Enter reveals the back; then 1 Again, "
+                       "2 Hard, 3 Good, 4 Easy; u undoes the last review; q quits. Each review is "
+                       "saved the moment you rate it.")
+    p.add_argument("--deck", metavar="D", help="review only this deck (see `ppo-drill cards`)")
+    p.add_argument("--lang", choices=("en", "zh"),
+                   help="card language (default: the 'language' setting, else en)")
+    p.add_argument("--limit", type=int, metavar="N", help="stop after N reviews")
+    p.add_argument("--decks", metavar="DIR", help=decks_help)
+    p.set_defaults(handler=_guarded(cmd_review))
+
+    p = sub.add_parser("cards", help="list decks with new / learning / due-review counts")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--decks", metavar="DIR", help=decks_help)
+    p.set_defaults(handler=_guarded(cmd_cards))
+
+    p = sub.add_parser("export-anki", help="export all decks to an Anki package (.apkg)",
+                       description="Re-importing a newer export into Anki updates existing notes "
+                       "(stable note GUIDs) instead of duplicating them.")
+    p.add_argument("path", metavar="PATH.apkg")
+    p.add_argument("--lang", choices=("en", "zh", "both"), default="en",
+                   help="which language's text to export (default en; both puts Chinese under English)")
+    p.add_argument("--decks", metavar="DIR", help=decks_help)
+    p.set_defaults(handler=_guarded(cmd_export_anki))
+
+    p = sub.add_parser("export-progress", help="write all progress (reviews, attempts, mocks, settings) as JSON")
+    p.add_argument("path", metavar="PATH", nargs="?", default="-", help="output file, or - for stdout (default)")
+    p.set_defaults(handler=_guarded(cmd_export_progress))
+
+    p = sub.add_parser("import-progress", help="merge a JSON progress export into this data folder",
+                       description="Merging is idempotent: importing the same file twice adds nothing.")
+    p.add_argument("path", metavar="PATH", help="a file written by export-progress, or - for stdin")
+    p.set_defaults(handler=_guarded(cmd_import_progress))
+
+
+def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn StoreError and bad-input errors into a message on stderr and exit status 1."""
+
+    def run(args: argparse.Namespace) -> int:
+        from cards.store import StoreError
+
+        try:
+            return handler(args)
+        except StoreError as exc:
+            print(f"ppo-drill: {exc}", file=sys.stderr)
+            return 1
+        except _UsageError as exc:
+            print(f"ppo-drill {args.command}: {exc}", file=sys.stderr)
+            return 1
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+class _UsageError(Exception):
+    """A message for the user (bad file, unknown deck); exit 1."""
+
+
+def _load_decks(args: argparse.Namespace) -> Any:
+    from cards.deck import load_decks
+
+    deckset = load_decks(getattr(args, "decks", None))
+    for error in deckset.errors:
+        print(f"warning: {error}", file=sys.stderr)
+    return deckset
+
+
+def _open() -> Any:
+    from cards.store import open_store
+
+    return open_store()
+
+
+def _scheduler(store: Any, deckset: Any) -> Any:
+    from cards.scheduler import Scheduler
+
+    new_per_day = store.get_setting("new_per_day", DEFAULT_NEW_PER_DAY)
+    return Scheduler(store, deckset, new_per_day=int(new_per_day))
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """`ppo-drill review`: the line-based review loop on stdin/stdout."""
+    from cards.review_loop import run_review
+
+    deckset = _load_decks(args)
+    if args.deck and args.deck not in deckset.by_deck:
+        raise _UsageError(f"no deck {args.deck!r}; decks: {', '.join(deckset.by_deck) or '(none)'}")
+    if args.limit is not None and args.limit < 1:
+        raise _UsageError("--limit must be at least 1")
+    with _open() as store:
+        lang = args.lang or store.get_setting("language", "en")
+        if lang not in ("en", "zh"):
+            lang = "en"
+        run_review(_scheduler(store, deckset), lang=lang, deck=args.deck, limit=args.limit,
+                   stdin=sys.stdin, stdout=sys.stdout)
+    return 0
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    """`ppo-drill cards`: decks with today's counts, as a table or JSON."""
+    import json
+
+    deckset = _load_decks(args)
+    with _open() as store:
+        scheduler = _scheduler(store, deckset)
+        counts = scheduler.counts()
+        remaining = scheduler.new_remaining()
+    rows = [{"deck": d.id, "title": d.title, "new": counts[d.id].new, "learning": counts[d.id].learning,
+             "review": counts[d.id].review, "unseen": counts[d.id].unseen, "total": counts[d.id].total}
+            for d in deckset.decks]
+    totals = {key: sum(r[key] for r in rows) for key in ("learning", "review", "unseen", "total")}
+    totals["new"] = min(totals["unseen"], remaining)
+    if args.json:
+        print(json.dumps({"decks": rows, "totals": totals, "new_remaining_today": remaining,
+                          "errors": [str(e) for e in deckset.errors]}, ensure_ascii=False, indent=2))
+        return 0
+    width = max([len(r["deck"]) for r in rows] + [len("total")])
+    header = f"{'deck':<{width}}  {'new':>5}  {'learn':>5}  {'due':>5}  {'cards':>5}"
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        print(f"{r['deck']:<{width}}  {r['new']:>5}  {r['learning']:>5}  {r['review']:>5}  {r['total']:>5}")
+    print("-" * len(header))
+    print(f"{'total':<{width}}  {totals['new']:>5}  {totals['learning']:>5}  {totals['review']:>5}  "
+          f"{totals['total']:>5}")
+    print(f"new cards left today: {remaining}")
+    return 0
+
+
+def cmd_export_anki(args: argparse.Namespace) -> int:
+    """`ppo-drill export-anki PATH.apkg`."""
+    from cards.anki_export import export_apkg
+
+    deckset = _load_decks(args)
+    if not deckset.cards:
+        raise _UsageError("no cards to export")
+    count = export_apkg(deckset, args.path, lang=args.lang)
+    print(f"wrote {count} notes in {len(deckset.decks)} decks to {args.path}")
+    return 0
+
+
+def cmd_export_progress(args: argparse.Namespace) -> int:
+    """`ppo-drill export-progress [PATH|-]`: JSON to a file (written atomically) or stdout."""
+    import json
+    import os
+    from pathlib import Path
+
+    with _open() as store:
+        data = store.export_json()
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if args.path == "-":
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts and "
+          f"{len(data['mocks'])} mock interviews to {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_import_progress(args: argparse.Namespace) -> int:
+    """`ppo-drill import-progress PATH`: merge an export into this data folder (idempotent)."""
+    import json
+
+    name = "<stdin>" if args.path == "-" else args.path
+    try:
+        text = sys.stdin.read() if args.path == "-" else open(args.path, encoding="utf-8").read()
+    except OSError as exc:
+        raise _UsageError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg}); nothing was imported") from exc
+    with _open() as store:
+        try:
+            added = store.import_json(data, source_name=name)
+        except ValueError as exc:
+            raise _UsageError(str(exc)) from exc
+    print("imported: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in added.items()))
+    return 0
