@@ -1,0 +1,262 @@
+"""Loading the drill catalogue: `load_drills`, `get_drill`, `common_mistakes`, `all_mistakes`.
+
+Reads `drills/index.yaml` (the order), every drill folder and its mistakes, validates them against
+`drills.schema`, and caches the result per content root, since the app lists drills at start-up and
+the checker looks them up on every check. Only PyYAML is imported: no torch, no Textual.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from drills.errors import DrillContentError
+from drills.model import Drill, Mistake
+from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, FRAMEWORKS, KINDS,
+                           MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, SEED_ROWS, TOPICS, Fields,
+                           parse_hints, read_text, read_yaml)
+
+DEFAULT_ROOT = Path(__file__).resolve().parent
+INDEX_FILE = "index.yaml"
+COMMON_DIR = "_common"
+# Entries a folder may hold besides the ones named below; nothing else is allowed, so a stray or
+# misnamed file ("hint.md", "solutions/") is reported instead of ignored.
+IGNORED = {"__pycache__", ".DS_Store"}
+CORE_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "starter", "solution", "mistakes"}
+PITFALL_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md"}
+PITFALL_PROMPT_START = "This code has one bug."
+
+
+@dataclass(frozen=True)
+class _Catalog:
+    drills: tuple[Drill, ...]
+    by_id: dict[str, Drill]
+    common: dict[str, Mistake]
+    mistakes: dict[str, Mistake]
+
+
+def load_drills(root: Path | None = None) -> list[Drill]:
+    """Every drill, core drills first in index order, then the pitfall drills.
+
+    Raises DrillContentError for the first broken file found.
+    """
+    return list(_catalog(_resolve(root)).drills)
+
+
+def get_drill(drill_id: str, root: Path | None = None) -> Drill:
+    """The drill with this id; KeyError listing the known ids otherwise."""
+    catalog = _catalog(_resolve(root))
+    try:
+        return catalog.by_id[drill_id]
+    except KeyError:
+        raise KeyError(f"unknown drill {drill_id!r}; known drills: {', '.join(catalog.by_id)}") from None
+
+
+def common_mistakes(root: Path | None = None) -> dict[str, Mistake]:
+    """Mistakes diagnosed without a buggy file (output type, shape, finiteness, input contract)."""
+    return dict(_catalog(_resolve(root)).common)
+
+
+def all_mistakes(root: Path | None = None) -> dict[str, Mistake]:
+    """Every mistake by id: each drill's catalogue, then the common ones. Ids are unique."""
+    return dict(_catalog(_resolve(root)).mistakes)
+
+
+def clear_cache() -> None:
+    """Forget parsed content (tests, or an author re-validating after an edit)."""
+    _catalog.cache_clear()
+
+
+def _resolve(root: Path | None) -> Path:
+    return (Path(root) if root is not None else DEFAULT_ROOT).resolve()
+
+
+@functools.lru_cache(maxsize=8)
+def _catalog(root: Path) -> _Catalog:
+    index = _read_index(root)
+    listed = [drill_id for kind in KINDS for drill_id in index[kind]]
+    _check_folders_listed(root, listed)
+
+    common = _read_common(root)
+    core: dict[str, Drill] = {}
+    for drill_id in index["core"]:
+        core[drill_id] = _read_drill(root, drill_id, "core", core)
+    pitfalls: dict[str, Drill] = {}
+    for drill_id in index["pitfall"]:
+        pitfalls[drill_id] = _read_drill(root, drill_id, "pitfall", core)
+
+    mistakes: dict[str, Mistake] = {}
+    for drill in core.values():
+        for mistake in drill.mistakes:
+            _add_unique(mistakes, mistake, root)
+    for mistake in common.values():
+        _add_unique(mistakes, mistake, root)
+    by_id = {**core, **pitfalls}
+    return _Catalog(drills=tuple(by_id.values()), by_id=by_id, common=common, mistakes=mistakes)
+
+
+def _add_unique(mistakes: dict[str, Mistake], mistake: Mistake, root: Path) -> None:
+    if mistake.id in mistakes:
+        other = mistakes[mistake.id]
+        where = mistake.folder / "mistake.yaml" if mistake.folder else root / COMMON_DIR / "mistakes.yaml"
+        raise DrillContentError(where, "id", f"mistake id {mistake.id!r} is already used "
+                                f"by drill {other.drill_id or COMMON_DIR!r}", root=root)
+    mistakes[mistake.id] = mistake
+
+
+def _read_index(root: Path) -> dict[str, list[str]]:
+    path = root / INDEX_FILE
+    fields = Fields(read_yaml(path, root), path, root)
+    fields.check_keys(KINDS)
+    seen: set[str] = set()
+    index = {}
+    for kind in KINDS:
+        ids = fields.data[kind]
+        if not isinstance(ids, list):
+            raise fields.error(kind, "must be a list of drill ids")
+        for drill_id in ids:
+            if not isinstance(drill_id, str) or not DRILL_ID.match(drill_id):
+                raise fields.error(kind, f"{drill_id!r} is not a drill id (lowercase words joined by '_' or '-')")
+            if drill_id in seen:
+                raise fields.error(kind, f"drill {drill_id!r} is listed twice")
+            seen.add(drill_id)
+        index[kind] = ids
+    return index
+
+
+def _visible(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.name not in IGNORED and not p.name.startswith("."))
+
+
+def _check_folders_listed(root: Path, listed: list[str]) -> None:
+    for entry in _visible(root):
+        if entry.is_dir() and entry.name != COMMON_DIR and entry.name not in listed:
+            raise DrillContentError(root / INDEX_FILE, None, f"drill folder {entry.name!r} is not listed", root=root)
+    for drill_id in listed:
+        if not (root / drill_id).is_dir():
+            raise DrillContentError(root / INDEX_FILE, None, f"drill {drill_id!r} is listed but "
+                                    f"{drill_id}/ does not exist", root=root)
+
+
+def _check_entries(folder: Path, allowed: set[str], root: Path, what: str) -> None:
+    for entry in _visible(folder):
+        if entry.name not in allowed:
+            raise DrillContentError(entry, None, f"unexpected in a {what} folder "
+                                    f"(allowed: {', '.join(sorted(allowed))})", root=root)
+
+
+def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) -> Drill:
+    folder = root / drill_id
+    path = folder / "drill.yaml"
+    fields = Fields(read_yaml(path, root), path, root)
+    fields.check_keys(DRILL_KEYS_REQUIRED, DRILL_KEYS_PITFALL if kind == "pitfall" else ())
+    if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
+        raise fields.error("id", f"must match the folder name {drill_id!r}")
+    if fields.choice("kind", KINDS) != kind:
+        raise fields.error("kind", f"is {fields.data['kind']!r} but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
+    function = fields.identifier("function")
+    signature = fields.text("signature")
+    if not signature.startswith(function + "("):
+        raise fields.error("signature", f"must start with '{function}(' (the drill's function)")
+    frameworks = fields.frameworks()
+    common = dict(
+        id=drill_id, title=fields.text("title"), kind=kind, function=function, signature=signature,
+        frameworks=frameworks, target_minutes=fields.positive_int("target_minutes"),
+        topic=fields.choice("topic", TOPICS), difficulty=fields.choice("difficulty", DIFFICULTIES),
+        cards=fields.card_ids("cards"), path=folder,
+    )
+    prompt = read_text(folder / "prompt.md", root)
+    prompt_zh = read_text(folder / "prompt.zh.md", root, required=False)
+    hints = parse_hints(read_text(folder / "hints.md", root), folder / "hints.md", root)
+
+    if kind == "core":
+        _check_entries(folder, CORE_ENTRIES, root, "core drill")
+        for part in ("starter", "solution"):
+            _check_code_folder(folder / part, frameworks, root)
+        mistakes = _read_mistakes(root, folder, drill_id, frameworks)
+        return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, _mistakes=mistakes)
+
+    _check_entries(folder, PITFALL_ENTRIES, root, "pitfall drill")
+    if not prompt.lstrip().startswith(PITFALL_PROMPT_START):
+        raise DrillContentError(folder / "prompt.md", None, f"a pitfall prompt must start with "
+                                f"{PITFALL_PROMPT_START!r}", root=root)
+    base_id = fields.data["base"]
+    if base_id not in core:
+        raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
+    base = core[base_id]
+    if function != base.function:
+        raise fields.error("function", f"must be the base drill's function {base.function!r}")
+    for fw in frameworks:
+        if fw not in base.frameworks:
+            raise fields.error("frameworks", f"base drill {base_id!r} has no {fw!r} version")
+    mistake_id = fields.data["mistake"]
+    planted = next((m for m in base.mistakes if m.id == mistake_id), None)
+    if planted is None:
+        raise fields.error("mistake", f"{mistake_id!r} is not in {base_id}/mistakes/ "
+                           f"(known: {', '.join(m.id for m in base.mistakes)})")
+    for fw in frameworks:
+        if fw not in planted.frameworks:
+            raise fields.error("frameworks", f"mistake {mistake_id!r} has no {fw!r} file to use as the starter")
+    return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, base=base_id, mistake_id=mistake_id,
+                 _mistakes=tuple(base.mistakes), _base_path=base.path)
+
+
+def _check_code_folder(folder: Path, frameworks: tuple[str, ...], root: Path) -> None:
+    """starter/ and solution/ hold exactly one <framework>.py per declared framework."""
+    if not folder.is_dir():
+        raise DrillContentError(folder, None, f"folder is missing (needs {', '.join(f'{fw}.py' for fw in frameworks)})",
+                                root=root)
+    for fw in frameworks:
+        code = folder / f"{fw}.py"
+        if not code.is_file():
+            raise DrillContentError(code, "frameworks", f"file is missing: every framework in drill.yaml "
+                                    f"needs a {folder.name} file", root=root)
+    _check_entries(folder, {f"{fw}.py" for fw in frameworks}, root, folder.name)
+
+
+def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_frameworks: tuple[str, ...]) -> tuple[Mistake, ...]:
+    folder = drill_folder / "mistakes"
+    if not folder.exists():
+        return ()
+    mistakes = []
+    for entry in _visible(folder):
+        if not entry.is_dir():
+            raise DrillContentError(entry, None, "unexpected file: mistakes/ holds one folder per mistake", root=root)
+        path = entry / "mistake.yaml"
+        fields = Fields(read_yaml(path, root), path, root)
+        fields.check_keys(MISTAKE_KEYS_REQUIRED, MISTAKE_KEYS_OPTIONAL)
+        mistake_id = fields.ident("id", MISTAKE_ID, "a mistake id: lowercase words joined by '-'")
+        if mistake_id != entry.name:
+            raise fields.error("id", f"must match the folder name {entry.name!r}")
+        frameworks = fields.frameworks() if fields.has("frameworks") else drill_frameworks
+        for fw in frameworks:
+            if fw not in drill_frameworks:
+                raise fields.error("frameworks", f"drill {drill_id!r} has no {fw!r} version")
+            if not (entry / f"{fw}.py").is_file():
+                raise DrillContentError(entry / f"{fw}.py", "frameworks", "file is missing: the buggy copy of "
+                                        f"solution/{fw}.py", root=root)
+        _check_entries(entry, {"mistake.yaml"} | {f"{fw}.py" for fw in frameworks}, root, "mistake")
+        seed_row = None
+        if fields.has("seed_row"):
+            seed_row = fields.choice("seed_row", tuple(SEED_ROWS))
+        mistakes.append(Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
+                                card=fields.card_id("card"), drill_id=drill_id, frameworks=frameworks,
+                                seed_row=seed_row, folder=entry))
+    return tuple(mistakes)
+
+
+def _read_common(root: Path) -> dict[str, Mistake]:
+    path = root / COMMON_DIR / "mistakes.yaml"
+    data = read_yaml(path, root)
+    if not isinstance(data, list):
+        raise DrillContentError(path, None, "must be a YAML list of mistakes", root=root)
+    common: dict[str, Mistake] = {}
+    for i, item in enumerate(data):
+        fields = Fields(item, path, root, what=f"entry {i + 1}")
+        fields.check_keys(MISTAKE_KEYS_REQUIRED)
+        mistake_id = fields.ident("id", MISTAKE_ID, "a mistake id: lowercase words joined by '-'")
+        if mistake_id in common:
+            raise fields.error("id", f"mistake {mistake_id!r} appears twice")
+        common[mistake_id] = Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
+                                     card=fields.card_id("card"), drill_id=None, frameworks=FRAMEWORKS)
+    return common

@@ -1,0 +1,107 @@
+"""The loaded content as plain objects: `Drill` and `Mistake`.
+
+Texts that the app shows at once (prompt, hints, a mistake's explanation) are read at load time;
+code files (starters, solutions, buggy copies) are read when asked for, so an author who edits one
+sees the change without restarting the app.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _unsupported(what: str, framework: str, frameworks: tuple[str, ...]) -> ValueError:
+    return ValueError(f"{what} has no {framework!r} version (frameworks: {', '.join(frameworks)})")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A catalogued mistake: a buggy copy of one drill's model solution per framework.
+
+    Mistakes from `_common/mistakes.yaml` have no files (`drill_id` and `folder` are None): the
+    checker diagnoses them from the output or the input contract alone.
+    """
+
+    id: str
+    title: str
+    explanation: str
+    card: str
+    drill_id: str | None
+    frameworks: tuple[str, ...]
+    seed_row: str | None = None
+    folder: Path | None = None
+
+    def path(self, framework: str) -> Path | None:
+        """The buggy file for `framework`, or None when this mistake has no file for it."""
+        if self.folder is None or framework not in self.frameworks:
+            return None
+        return self.folder / f"{framework}.py"
+
+    def source(self, framework: str) -> str | None:
+        """The buggy code for `framework`, or None when this mistake has no file for it."""
+        path = self.path(framework)
+        return None if path is None else path.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True, eq=False)
+class Drill:
+    """One drill. A pitfall drill shows its base drill's buggy file as the starter and is checked
+    by the base drill's checker, so `solution`, `mistakes` and `starter` come from the base."""
+
+    id: str
+    title: str
+    kind: str
+    function: str
+    signature: str
+    frameworks: tuple[str, ...]
+    target_minutes: int
+    topic: str
+    difficulty: str
+    cards: tuple[str, ...]
+    path: Path
+    prompt: str
+    prompt_zh: str | None
+    hints: list[str]
+    base: str | None = None
+    mistake_id: str | None = None
+    _mistakes: tuple[Mistake, ...] = field(default=(), repr=False)
+    _base_path: Path | None = field(default=None, repr=False)
+
+    @property
+    def is_pitfall(self) -> bool:
+        return self.kind == "pitfall"
+
+    @property
+    def mistakes(self) -> list[Mistake]:
+        """The catalogued mistakes the checker names for this drill (a pitfall's: its base drill's)."""
+        return list(self._mistakes)
+
+    @property
+    def planted_mistake(self) -> Mistake | None:
+        """For a pitfall drill, the mistake its starter contains; None for a core drill."""
+        if self.mistake_id is None:
+            return None
+        return next(m for m in self._mistakes if m.id == self.mistake_id)
+
+    def _check_framework(self, framework: str) -> None:
+        if framework not in self.frameworks:
+            raise _unsupported(f"drill {self.id!r}", framework, self.frameworks)
+
+    def starter_path(self, framework: str) -> Path:
+        """The file a candidate starts from (for a pitfall: the base drill's buggy copy)."""
+        self._check_framework(framework)
+        if self.is_pitfall:
+            return self._base_path / "mistakes" / self.mistake_id / f"{framework}.py"
+        return self.path / "starter" / f"{framework}.py"
+
+    def solution_path(self, framework: str) -> Path:
+        """The model answer (for a pitfall: the base drill's)."""
+        self._check_framework(framework)
+        folder = self._base_path if self.is_pitfall else self.path
+        return folder / "solution" / f"{framework}.py"
+
+    def starter(self, framework: str) -> str:
+        return self.starter_path(framework).read_text(encoding="utf-8")
+
+    def solution(self, framework: str) -> str:
+        return self.solution_path(framework).read_text(encoding="utf-8")
