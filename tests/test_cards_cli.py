@@ -1,0 +1,245 @@
+"""The cards' sub-commands: review with piped stdin, `cards` listing, export-anki, export/import
+progress, refusal of a bad store with exit 1, --data-dir, and light imports."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import genanki
+import pytest
+
+from cards.store import ProgressStore
+from tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DECK_A = """\
+deck: alpha
+title: "Alpha deck"
+title_zh: "阿尔法"
+cards:
+  - id: a-one
+    kind: qa
+    front: "What is **A1**?"
+    back: "It is A1."
+    tags: [gae, "two words"]
+    source: "seed 004 §GAE"
+    zh: {front: "A1 是什么？", back: "是 A1。"}
+  - id: a-two
+    kind: code
+    front: |
+      What is wrong here?
+
+      ```python
+      ratio = new_logp / old_logp
+      ```
+    back: "Divide probabilities, not log-probs: `ratio = exp(new_logp - old_logp)`."
+    source: "seed 004 §mistakes"
+  - id: a-three
+    kind: number
+    front: "Typical vf_coef?"
+    back: "0.5"
+    source: "seed 004"
+"""
+DECK_B = """\
+deck: beta
+title: "Beta deck"
+cards:
+  - id: b-one
+    kind: qa
+    front: "B1 front"
+    back: "B1 back"
+    source: "seed 000"
+"""
+
+
+@pytest.fixture
+def decks(tmp_path):
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "alpha.yaml").write_text(DECK_A, encoding="utf-8")
+    (folder / "beta.yaml").write_text(DECK_B, encoding="utf-8")
+    return folder
+
+
+def run_cli(monkeypatch, capsys, argv, stdin=""):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def store_of(home: Path) -> ProgressStore:
+    return ProgressStore(home / "progress.sqlite3")
+
+
+def test_review_loop_with_piped_stdin(monkeypatch, capsys, decks, _private_data_dir):
+    # reveal+Good, reveal+junk+Again, reveal then undo, reveal+Easy, then quit
+    stdin = "\n3\n\nx\n1\n\nu\n\n4\nq\n"
+    code, out, err = run_cli(monkeypatch, capsys, ["review", "--decks", str(decks)], stdin)
+    assert code == 0, err
+    assert "What is **A1**?" in out and "It is A1." in out
+    assert "1 Again (1m)  2 Hard (6m)  3 Good (10m)  4 Easy (8d)" in out
+    assert "Type 1, 2, 3 or 4" in out
+    assert "Undone: a-two" in out
+    assert out.rstrip().endswith("Reviewed 2 cards.")
+    with store_of(_private_data_dir) as store:
+        assert [(r.card_id, r.rating) for r in store.reviews()] == [("a-one", 3), ("a-two", 4)]
+        assert all(r.duration_ms >= 0 and r.source == "user" for r in store.reviews())
+
+
+def test_review_language_limit_and_deck(monkeypatch, capsys, decks, _private_data_dir):
+    with store_of(_private_data_dir) as store:
+        store.set_setting("language", "zh")
+    code, out, _ = run_cli(monkeypatch, capsys, ["review", "--decks", str(decks), "--limit", "1"],
+                           "\n2\n\n2\n")
+    assert code == 0 and "A1 是什么？" in out and "是 A1。" in out and "阿尔法" in out
+    assert out.rstrip().endswith("Reviewed 1 card.")
+    code, out, _ = run_cli(monkeypatch, capsys, ["review", "--decks", str(decks), "--deck", "beta",
+                                                 "--lang", "en"], "\n4\n")
+    assert "B1 front" in out and "No more cards due." in out and "A1" not in out
+    code, _, err = run_cli(monkeypatch, capsys, ["review", "--decks", str(decks), "--deck", "nope"])
+    assert code == 1 and "no deck 'nope'; decks: alpha, beta" in err
+
+
+def test_review_as_a_real_process_with_piped_stdin(decks, _private_data_dir):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--data-dir", str(_private_data_dir),
+                           "review", "--decks", str(decks)], input="\n3\n", capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "What is **A1**?" in proc.stdout and "Reviewed 1 card." in proc.stdout
+    with store_of(_private_data_dir) as store:
+        assert [r.card_id for r in store.reviews()] == ["a-one"]
+
+
+def test_cards_listing_table_and_json(monkeypatch, capsys, decks, _private_data_dir):
+    run_cli(monkeypatch, capsys, ["review", "--decks", str(decks)], "\n1\n\n4\nq\n")
+    code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--decks", str(decks)])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["deck", "new", "learn", "due", "cards"]
+    assert lines[2].split() == ["alpha", "1", "0", "0", "3"]  # a-one learning (not yet due), a-two review
+    assert lines[3].split() == ["beta", "1", "0", "0", "1"]
+    assert lines[5].split() == ["total", "2", "0", "0", "4"]
+    assert lines[6] == "new cards left today: 18"
+    code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--json", "--decks", str(decks)])
+    data = json.loads(out)
+    assert [d["deck"] for d in data["decks"]] == ["alpha", "beta"]
+    assert data["decks"][0] == {"deck": "alpha", "title": "Alpha deck", "new": 1, "learning": 0,
+                                "review": 0, "unseen": 1, "total": 3}
+    assert data["totals"] == {"learning": 0, "review": 0, "unseen": 2, "total": 4, "new": 2}
+    assert data["errors"] == []
+
+
+def test_cards_reports_deck_errors_as_warnings(monkeypatch, capsys, decks):
+    (decks / "broken.yaml").write_text("deck: broken\ntitle: B\ncards:\n  - id: x\n    kind: qa\n", encoding="utf-8")
+    code, out, err = run_cli(monkeypatch, capsys, ["cards", "--decks", str(decks)])
+    assert code == 0 and "alpha" in out
+    assert f"warning: {decks / 'broken.yaml'}:4: card 'x': field 'front': missing required field" in err
+
+
+def test_bad_store_exits_1_and_is_left_alone(monkeypatch, capsys, decks, _private_data_dir):
+    _private_data_dir.mkdir(parents=True, exist_ok=True)
+    path = _private_data_dir / "progress.sqlite3"
+    path.write_bytes(b"\x00garbage" * 64)
+    before = path.read_bytes()
+    for argv, stdin in ((["cards", "--decks", str(decks)], ""), (["review", "--decks", str(decks)], "\n3\n"),
+                        (["export-progress"], "")):
+        code, out, err = run_cli(monkeypatch, capsys, argv, stdin)
+        assert code == 1 and str(path) in err and "left untouched" in err, (argv, err)
+    assert path.read_bytes() == before
+
+
+def test_data_dir_option_is_honoured(monkeypatch, capsys, decks, tmp_path):
+    other = tmp_path / "elsewhere"
+    monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path / "unused"))
+    code, _, _ = run_cli(monkeypatch, capsys, ["--data-dir", str(other), "review", "--decks", str(decks)], "\n3\n")
+    assert code == 0
+    assert (other / "progress.sqlite3").exists() and not (tmp_path / "unused" / "progress.sqlite3").exists()
+
+
+def test_export_and_import_progress(monkeypatch, capsys, decks, tmp_path, _private_data_dir):
+    run_cli(monkeypatch, capsys, ["review", "--decks", str(decks)], "\n3\n\n1\n")
+    out_file = tmp_path / "progress.json"
+    code, _, err = run_cli(monkeypatch, capsys, ["export-progress", str(out_file)])
+    assert code == 0 and "exported 2 reviews" in err
+    code, out, _ = run_cli(monkeypatch, capsys, ["export-progress", "-"])
+    assert json.loads(out)["reviews"] == json.loads(out_file.read_text())["reviews"]
+    new_home = tmp_path / "new-machine"
+    code, out, _ = run_cli(monkeypatch, capsys, ["--data-dir", str(new_home), "import-progress", str(out_file)])
+    assert code == 0 and "2 reviews" in out
+    code, out, _ = run_cli(monkeypatch, capsys, ["--data-dir", str(new_home), "import-progress", str(out_file)])
+    assert code == 0 and "0 reviews" in out
+    with ProgressStore(new_home / "progress.sqlite3") as store:
+        assert [r.card_id for r in store.reviews()] == ["a-one", "a-two"]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "ppo-drill-progress",\n "version": 1,\n oops}', encoding="utf-8")
+    code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(bad)])
+    assert code == 1 and f"{bad}:3: not valid JSON" in err
+    code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(tmp_path / "missing.json")])
+    assert code == 1 and "cannot read" in err
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"format": "something-else"}', encoding="utf-8")
+    code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(wrong)])
+    assert code == 1 and "not a ppo-drill progress export" in err
+
+
+def read_apkg(path: Path, tmp_path: Path) -> list[tuple]:
+    with zipfile.ZipFile(path) as zf:
+        assert "collection.anki2" in zf.namelist()
+        target = tmp_path / f"{path.stem}-collection.anki2"
+        target.write_bytes(zf.read("collection.anki2"))
+    db = sqlite3.connect(target)
+    try:
+        return db.execute("SELECT guid, flds, tags, mid FROM notes ORDER BY guid").fetchall()
+    finally:
+        db.close()
+
+
+def test_export_anki_has_stable_guids_html_and_tags(monkeypatch, capsys, decks, tmp_path):
+    first, second = tmp_path / "one.apkg", tmp_path / "two.apkg"
+    code, out, _ = run_cli(monkeypatch, capsys, ["export-anki", str(first), "--decks", str(decks)])
+    assert code == 0 and "wrote 4 notes in 2 decks" in out
+    run_cli(monkeypatch, capsys, ["export-anki", str(second), "--decks", str(decks)])
+    notes1, notes2 = read_apkg(first, tmp_path), read_apkg(second, tmp_path)
+    assert [n[0] for n in notes1] == [n[0] for n in notes2]
+    assert {n[0] for n in notes1} == {genanki.guid_for(c) for c in ("a-one", "a-two", "a-three", "b-one")}
+    assert [n[1] for n in notes1] == [n[1] for n in notes2] and len({n[3] for n in notes1}) == 1
+    by_guid = {n[0]: n for n in notes1}
+    front, back = by_guid[genanki.guid_for("a-two")][1].split("\x1f")
+    assert '<pre><code class="language-python">ratio = new_logp / old_logp' in front
+    assert "<code>ratio = exp(new_logp - old_logp)</code>" in back
+    a_one = by_guid[genanki.guid_for("a-one")]
+    assert "<strong>A1</strong>" in a_one[1]
+    assert set(a_one[2].split()) == {"gae", "two_words", "ppo-drill::alpha", "kind::qa"}
+    both = tmp_path / "both.apkg"
+    run_cli(monkeypatch, capsys, ["export-anki", str(both), "--lang", "both", "--decks", str(decks)])
+    notes = {n[0]: n for n in read_apkg(both, tmp_path)}
+    assert "A1 是什么？" in notes[genanki.guid_for("a-one")][1] and "What is" in notes[genanki.guid_for("a-one")][1]
+
+
+def test_help_does_not_import_heavy_modules():
+    code = ("import sys; from tui.cli import build_parser; build_parser().format_help(); "
+            "import cards.cli, cards.deck, cards.store; "
+            "heavy = [m for m in ('fsrs', 'genanki', 'torch', 'textual', 'cards.scheduler') if m in sys.modules]; "
+            "print(heavy)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
+def test_cards_package_never_imports_torch_or_textual():
+    code = ("import sys, cards.deck, cards.store, cards.scheduler, cards.review_loop, cards.anki_export, "
+            "cards.intervals, cards.cli; print([m for m in ('torch', 'textual', 'tui') if m in sys.modules])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
