@@ -174,6 +174,7 @@ class Scheduler:
             raise KeyError(f"unknown card id {card_id!r}")
         fsrs_rating = _check_rating(rating)
         now = self._now(now)
+        token = self.store.change_token()
         with self.store.transaction():
             before = self.store.card_state(card_id)
             after, _ = self.fsrs.review_card(self._fsrs_card(card_id, before, now), fsrs_rating,
@@ -182,7 +183,20 @@ class Scheduler:
                                                  state_before=before, duration_ms=duration_ms,
                                                  source=source)
         self._undo.append(review_id)
+        self._note_reviewed(card_id, token)
         return ReviewOutcome(review_id, card_id, int(rating), now, after.due, int(after.state))
+
+    def _note_reviewed(self, card_id: str, token: tuple[int, int]) -> None:
+        """Keep the known-ids cache valid across our own write (a reload of 10,000 ids would
+        cost milliseconds per review); any other writer's commit still forces a reload."""
+        if self._known is None or self._known[0] != token:
+            return
+        after = self.store.change_token()
+        if after == (token[0] + 1, token[1]):
+            self._known[1].add(card_id)
+            self._known = (after, self._known[1])
+        else:
+            self._known = None
 
     def mark_again(self, card_id: str, now: datetime | None = None,
                    source: str = "checker") -> ReviewOutcome:
@@ -193,6 +207,7 @@ class Scheduler:
     def undo_last(self) -> str | None:
         """Undo this session's latest review, restoring the card's exact prior state; returns
         the card id, or None if there is nothing (left) to undo."""
+        self._known = None  # the card may be new again
         while self._undo:
             card_id = self.store.undo_review(self._undo.pop())
             if card_id is not None:

@@ -240,3 +240,17 @@ def test_drill_schedule_uses_fsrs_over_drill_ids(store):
 ])
 def test_format_interval(delta, text):
     assert format_interval(delta) == text
+
+
+def test_a_second_connection_sees_the_first_ones_reviews(tmp_path):
+    path = tmp_path / "shared.sqlite3"
+    with ProgressStore(path) as one, ProgressStore(path) as two:
+        first = make(one, tmp_path, {"d": ["c1", "c2", "c3"]})
+        second = make(two, tmp_path, {"d": ["c1", "c2", "c3"]})
+        assert [c.id for c in first.queue(T0)] == ["c1", "c2", "c3"]  # caches c1-c3 as new
+        first.review("c1", 4, now=T0)
+        assert [c.id for c in first.queue(T0)] == ["c2", "c3"]
+        second.review("c2", 4, now=T0)  # committed through the other connection
+        assert [c.id for c in first.queue(T0)] == ["c3"]
+        assert first.undo_last() == "c1"
+        assert [c.id for c in first.queue(T0)] == ["c1", "c3"]
