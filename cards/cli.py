@@ -58,12 +58,17 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     """Turn StoreError and bad-input errors into a message on stderr and exit status 1."""
 
     def run(args: argparse.Namespace) -> int:
+        import sqlite3
+
         from cards.store import StoreError
 
         try:
             return handler(args)
         except StoreError as exc:
             print(f"ppo-drill: {exc}", file=sys.stderr)
+            return 1
+        except sqlite3.Error as exc:
+            print(f"ppo-drill: progress database error: {exc}", file=sys.stderr)
             return 1
         except _UsageError as exc:
             print(f"ppo-drill {args.command}: {exc}", file=sys.stderr)
@@ -126,7 +131,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
         scheduler = _scheduler(store, deckset)
         counts = scheduler.counts()
         remaining = scheduler.new_remaining()
-    rows = [{"deck": d.id, "title": d.title, "new": counts[d.id].new, "learning": counts[d.id].learning,
+    rows = [{"deck": d.id, "title": d.title, "title_zh": d.title_zh, "new": counts[d.id].new, "learning": counts[d.id].learning,
              "review": counts[d.id].review, "unseen": counts[d.id].unseen, "total": counts[d.id].total}
             for d in deckset.decks]
     totals = {key: sum(r[key] for r in rows) for key in ("learning", "review", "unseen", "total")}

@@ -16,7 +16,7 @@ HELP = "Enter: show answer   u: undo   q: quit"
 
 
 def _buttons(scheduler: Scheduler, card_id: str) -> str:
-    now = scheduler._now(None)
+    now = scheduler.now()
     preview = scheduler.preview(card_id, now)
     return "  ".join(f"{r} {RATING_NAMES[r]} ({format_interval(preview[r] - now)})" for r in (1, 2, 3, 4))
 

@@ -100,6 +100,10 @@ class Scheduler:
         self._undo: list[int] = []
         self._known: tuple[tuple[int, int], set[str]] | None = None
 
+    def now(self) -> datetime:
+        """The scheduler's clock, in UTC."""
+        return _utc(self.clock())
+
     def _now(self, now: datetime | None) -> datetime:
         return _utc(now if now is not None else self.clock())
 

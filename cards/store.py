@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -179,13 +180,17 @@ class Mock:
 def _check_file(path: Path) -> None:
     """Refuse, before opening, anything that is not an SQLite file (without touching it)."""
     try:
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a progress database; move it aside and run again.")
         size = path.stat().st_size
+        if size == 0:
+            return
+        with open(path, "rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
     except FileNotFoundError:
         return
-    if size == 0:
-        return
-    with open(path, "rb") as fh:
-        head = fh.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise StoreError(f"cannot read progress database {path}: {exc.strerror or exc}") from exc
     if head != _SQLITE_MAGIC:
         raise StoreError(
             f"{path} is not a ppo-drill progress database (it is not an SQLite file). "
@@ -205,6 +210,7 @@ class ProgressStore:
         self.path = Path(path)
         self._depth = 0
         self._gen = 0
+        self._lock = threading.RLock()  # the app's worker threads share one connection
         _check_file(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -288,25 +294,38 @@ class ProgressStore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (BEGIN IMMEDIATE takes the write lock up front); nests."""
-        if self._depth:
-            self._depth += 1
+        """A write transaction (BEGIN IMMEDIATE takes the write lock up front); nests.
+
+        SQLite failures while writing (disk full, read-only folder, lock timeout) become a
+        `StoreError`; the transaction is rolled back, so earlier commits are untouched.
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"cannot write to {self.path}: {exc}. Nothing was lost; "
+                                 f"try again (is another program holding it?).") from exc
+            self._depth = 1
             try:
                 yield self._db
-            finally:
-                self._depth -= 1
-            return
-        self._db.execute("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            yield self._db
-        except BaseException:
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                self._depth = 0
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(f"cannot write to {self.path}: {exc}. This change was not "
+                                     f"saved; earlier progress is safe.") from exc
+                raise
             self._depth = 0
-            self._db.execute("ROLLBACK")
-            raise
-        self._depth = 0
-        self._db.execute("COMMIT")
-        self._gen += 1
+            self._gen += 1
 
     def transaction(self) -> Any:
         """Group reads and writes into one atomic write transaction (used by the scheduler so

@@ -132,7 +132,7 @@ def test_cards_listing_table_and_json(monkeypatch, capsys, decks, _private_data_
     code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--json", "--decks", str(decks)])
     data = json.loads(out)
     assert [d["deck"] for d in data["decks"]] == ["alpha", "beta"]
-    assert data["decks"][0] == {"deck": "alpha", "title": "Alpha deck", "new": 1, "learning": 0,
+    assert data["decks"][0] == {"deck": "alpha", "title": "Alpha deck", "title_zh": "阿尔法", "new": 1, "learning": 0,
                                 "review": 0, "unseen": 1, "total": 3}
     assert data["totals"] == {"learning": 0, "review": 0, "unseen": 2, "total": 4, "new": 2}
     assert data["errors"] == []

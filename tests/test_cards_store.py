@@ -344,3 +344,26 @@ def test_import_rejects_bad_documents_and_writes_nothing(tmp_path):
         with pytest.raises(ValueError, match="nothing was imported"):
             b.import_json(broken)
         assert b.reviews() == [] and b.card_state("c1") is None
+
+
+def test_a_locked_database_gives_a_store_error_and_keeps_earlier_writes(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    with ProgressStore(path, timeout_s=0.05) as store:
+        store.set_setting("language", "zh")
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        try:
+            with pytest.raises(StoreError, match="cannot write to .*Nothing was lost"):
+                store.set_setting("language", "en")
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        assert store.get_setting("language") == "zh"
+        store.set_setting("language", "en")  # usable again once the lock is gone
+        assert store.get_setting("language") == "en"
+
+
+def test_a_folder_in_place_of_the_file_is_refused(tmp_path):
+    (tmp_path / "progress.sqlite3").mkdir()
+    with pytest.raises(StoreError, match="is a folder"):
+        ProgressStore(tmp_path / "progress.sqlite3")
