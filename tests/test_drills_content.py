@@ -775,3 +775,92 @@ def test_pitfall_starter_is_the_catalogued_bug(pitfall_id):
     for fw in drill.frameworks:
         assert drill.starter_path(fw) == drill.planted_mistake.path(fw)
         assert drill.starter(fw) != drill.solution(fw)
+
+
+# --------------------------------------------------------------------------------------------------
+# Model solutions agree with the reference PPO core on random inputs and edge cases
+# --------------------------------------------------------------------------------------------------
+
+def _reference():
+    return pytest.importorskip("checker.reference")
+
+
+def _gae_cases(rng):
+    cases = [(1, [0.0]), (1, [1.0]), (4, [1.0, 0.0, 0.0, 1.0]), (5, [0.0, 1.0, 1.0, 0.0, 0.0])]
+    cases += [(t, list((rng.random(t) < 0.3).astype(float))) for t in (3, 7, 12)]
+    for T, dones in cases:
+        for gamma, lam in ((0.99, 0.95), (0.0, 0.5), (1.0, 1.0), (0.9, 0.0)):
+            yield rng.normal(size=T), rng.normal(size=T + 1), np.array(dones), gamma, lam
+
+
+def test_gae_solutions_match_reference():
+    ref = _reference()
+    rng = np.random.default_rng(3)
+    np_gae, t_gae = solution_fn("gae", "numpy"), solution_fn("gae", "torch")
+    for rewards, values, dones, gamma, lam in _gae_cases(rng):
+        want_adv, want_ret = ref.gae(rewards, values, dones, gamma, lam)
+        adv, ret = np_gae(rewards, values, dones, gamma, lam)
+        np.testing.assert_allclose(adv, want_adv.numpy(), atol=1e-10)
+        np.testing.assert_allclose(ret, want_ret.numpy(), atol=1e-10)
+        batch = [torch.from_numpy(np.stack([x, x[::-1].copy()])) for x in (rewards, values, dones)]
+        adv_t, ret_t = t_gae(*batch, gamma, lam)
+        want_t, want_rt = ref.gae(*batch, gamma, lam)
+        torch.testing.assert_close(adv_t, want_t)
+        torch.testing.assert_close(ret_t, want_rt)
+
+
+def _loss_cases(rng):
+    for size in (1, 5, 16):
+        log_ratio = rng.normal(scale=0.4, size=size)
+        old = rng.normal(loc=-2.0, size=size)
+        yield old + log_ratio, old, rng.normal(size=size), rng.normal(size=size), rng.normal(size=size), \
+            rng.normal(size=size), rng.random(size)
+
+
+def test_loss_solutions_match_reference():
+    ref = _reference()
+    rng = np.random.default_rng(5)
+    for fw in ("numpy", "torch"):
+        policy, value = solution_fn("policy_loss", fw), solution_fn("value_loss", fw)
+        total = solution_fn("total_loss", fw)
+        for new, old, adv, v, v_old, ret, ent in _loss_cases(rng):
+            for eps in (0.1, 0.2):
+                args = [torch.from_numpy(x[None]) if fw == "torch" else x for x in (new, old, adv, v, v_old, ret, ent)]
+                want_p, _ = ref.policy_loss(new, old, adv, clip_low=eps)
+                want_v = ref.value_loss(v, v_old, ret, clip=eps)
+                want_total = ref.total_loss(want_p, want_v, ent, vf_coef=0.5, ent_coef=0.01)
+                assert math.isclose(float(policy(*args[:3], eps)), want_p.item(), rel_tol=1e-9, abs_tol=1e-12)
+                assert math.isclose(float(value(*args[3:6], eps)), want_v.item(), rel_tol=1e-9, abs_tol=1e-12)
+                assert math.isclose(float(total(*args, clip_eps=eps)), want_total.item(), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_actor_solution_matches_reference():
+    ref = _reference()
+    actor = solution_fn("actor_loss", "torch")
+    gen = torch.Generator().manual_seed(7)
+    for batch, seq in ((1, 1), (3, 5), (4, 9)):
+        old = torch.randn(batch, seq, generator=gen, dtype=torch.float64) - 2.0
+        new = old + 0.3 * torch.randn(batch, seq, generator=gen, dtype=torch.float64)
+        adv = torch.randn(batch, seq, generator=gen, dtype=torch.float64)
+        lengths = torch.randint(1, seq + 1, (batch,), generator=gen)
+        mask = torch.arange(seq)[None, :] < lengths[:, None]
+        for reduction in ("token_mean", "sequence_mean"):
+            for clip in (0.1, 0.2):
+                loss, metrics = actor(new, old, adv, mask, clip, reduction)
+                want, want_metrics = ref.compute_actor_loss(new, old, adv, mask, clip, reduction)
+                torch.testing.assert_close(loss, want)
+                assert metrics["valid_tokens"] == want_metrics["valid_tokens"]
+                assert math.isclose(metrics["approx_kl"], want_metrics["approx_kl"], rel_tol=1e-9, abs_tol=1e-12)
+                assert math.isclose(metrics["clip_fraction"], want_metrics["clip_fraction"], rel_tol=1e-6)
+
+
+def test_author_command_validates_and_lists(toy, capsys):
+    from drills.__main__ import main
+
+    assert main([str(toy)]) == 0
+    out = capsys.readouterr().out
+    assert "fix-toy" in out and "toy-triple" in out and "common: output-type" in out
+    edit(toy, "toy/drill.yaml", "difficulty: easy", "difficulty: trivial")
+    clear_cache()
+    assert main([str(toy)]) == 1
+    assert "drills/toy/drill.yaml: field 'difficulty': must be one of easy, medium, hard" in capsys.readouterr().err
