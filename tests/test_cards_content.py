@@ -241,3 +241,14 @@ def test_probe_number_matches_notes(card_id, number):
 def test_seed_disagreement_is_stated():
     back = _cards()["diag-clip-fraction-definitions"]["back"]
     assert "seed 000" in back and "seed 003" in back, "the clip-fraction card must name both seeds"
+
+
+def test_shipped_content_loads_through_the_deck_loader():
+    """The app reads decks through cards.deck; its stricter location-aware checks must also pass."""
+    deck_module = pytest.importorskip("cards.deck")
+    decks = deck_module.load_decks(DECKS_DIR, use_cache=False)
+    assert not decks.errors, "\n".join(str(e) for e in decks.errors)
+    assert len(decks.cards) == len(_cards())
+    items, errors = deck_module.load_checklist(CHECKLIST)
+    assert not errors, "\n".join(str(e) for e in errors)
+    assert [item.id for item in items] == _checklist_ids()
