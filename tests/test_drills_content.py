@@ -864,3 +864,15 @@ def test_author_command_validates_and_lists(toy, capsys):
     clear_cache()
     assert main([str(toy)]) == 1
     assert "drills/toy/drill.yaml: field 'difficulty': must be one of easy, medium, hard" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+def test_total_solution_repeats_the_policy_and_value_lines(fw):
+    """docs/drills.md promises this, so a policy or value mistake's line edit also applies to the total."""
+    total = get_drill("total_loss").solution(fw).splitlines()
+    for part in ("policy_loss", "value_loss"):
+        fn = _function_def(get_drill(part).solution(fw), get_drill(part).function)
+        body = get_drill(part).solution(fw).splitlines()[fn.body[1].lineno - 1:fn.end_lineno]
+        for line in body:
+            if line.strip() and not line.strip().startswith("return"):
+                assert line in total, f"{part} line missing from total_loss/solution/{fw}.py: {line!r}"

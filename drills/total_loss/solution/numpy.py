@@ -16,8 +16,10 @@ def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, 
     surr_clipped = np.clip(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages
     # The pessimistic bound: the update earns nothing for pushing the ratio out of the band.
     objective = np.minimum(surr_unclipped, surr_clipped)
+
     # Optimisers minimise, and the objective is to be maximised.
     policy_loss = -objective.mean()
+
     # Value term.
     loss_unclipped = (values - returns) ** 2
     # Limit how far the prediction may move away from the rollout-time prediction in one update.
@@ -25,8 +27,10 @@ def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, 
     loss_clipped = (values_clipped - returns) ** 2
     # Keep the larger error: clipping may only make the loss more conservative, never smaller.
     per_sample = np.maximum(loss_unclipped, loss_clipped)
+
     # The 1/2 makes the gradient (V - R), the usual regression convention.
     value_loss = 0.5 * per_sample.mean()
+
     # Entropy is a bonus to maximise, so it enters the loss with a minus sign.
     entropy_bonus = entropy.mean()
     total = policy_loss + vf_coef * value_loss - ent_coef * entropy_bonus

@@ -13,6 +13,7 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     surr_clipped = np.clip(ratio, 0.8, 1.2) * advantages
     # The pessimistic bound: the update earns nothing for pushing the ratio out of the band.
     objective = np.minimum(surr_unclipped, surr_clipped)
+
     # Optimisers minimise, and the objective is to be maximised.
     policy_loss = -objective.mean()
     return policy_loss

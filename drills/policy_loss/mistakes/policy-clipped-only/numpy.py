@@ -13,6 +13,7 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     surr_clipped = np.clip(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages
     # The pessimistic bound: the update earns nothing for pushing the ratio out of the band.
     objective = surr_clipped
+
     # Optimisers minimise, and the objective is to be maximised.
     policy_loss = -objective.mean()
     return policy_loss

@@ -10,12 +10,14 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     """
     old_logp = old_logp.detach()
     advantages = advantages.detach()
+
     # Subtracting log-probs and exponentiating once stays finite where exp(logp) itself underflows.
     ratio = torch.exp(new_logp - old_logp)
     surr_unclipped = ratio * advantages
     surr_clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages
     # The pessimistic bound: the update earns nothing for pushing the ratio out of the band.
     objective = surr_clipped
+
     # Optimisers minimise, and the objective is to be maximised.
     policy_loss = -objective.mean()
     return policy_loss

@@ -13,6 +13,7 @@ def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
     loss_clipped = (values_clipped - returns) ** 2
     # Keep the larger error: clipping may only make the loss more conservative, never smaller.
     per_sample = np.maximum(loss_unclipped, loss_clipped)
+
     # The 1/2 makes the gradient (V - R), the usual regression convention.
     value_loss = 0.5 * per_sample.mean()
     return value_loss

@@ -12,6 +12,7 @@ def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
     values_clipped = old_values + np.clip(values - old_values, -clip_eps, clip_eps)
     loss_clipped = (values_clipped - returns) ** 2
     per_sample = np.minimum(loss_unclipped, loss_clipped)
+
     # The 1/2 makes the gradient (V - R), the usual regression convention.
     value_loss = 0.5 * per_sample.mean()
     return value_loss

@@ -10,11 +10,13 @@ def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
     """
     old_values = old_values.detach()
     returns = returns.detach()
+
     loss_unclipped = (values - returns) ** 2
     # Limit how far the prediction may move away from the rollout-time prediction in one update.
     values_clipped = old_values + torch.clamp(values - old_values, -clip_eps, clip_eps)
     loss_clipped = (values_clipped - returns) ** 2
     per_sample = torch.min(loss_unclipped, loss_clipped)
+
     # The 1/2 makes the gradient (V - R), the usual regression convention.
     value_loss = 0.5 * per_sample.mean()
     return value_loss

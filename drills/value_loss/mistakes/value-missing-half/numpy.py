@@ -13,5 +13,6 @@ def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
     loss_clipped = (values_clipped - returns) ** 2
     # Keep the larger error: clipping may only make the loss more conservative, never smaller.
     per_sample = np.maximum(loss_unclipped, loss_clipped)
+
     value_loss = per_sample.mean()
     return value_loss
