@@ -1,0 +1,321 @@
+"""One check of a candidate's answer, end to end: run it in the sandbox on the drill's examples, compare
+with the reference core check by check, shrink the first failure to the smallest counterexample, and
+name the catalogued mistakes whose behaviour it matches.
+
+Reference results are computed here, in the checker's own process; only the candidate's function runs
+in the sandbox, so nothing the candidate's code does to numpy or torch can change the verdict.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from checker.report import CheckResult, Counterexample, Diagnosis, Report, fmt
+from checker.specs import Check, DrillSpec, Example, Expected, spec_for
+from checker.specs.base import Mismatch, OutputProblem, close, first_mismatch
+
+OUTPUT_CHECKS = (
+    ("output-type", "returns the right type"),
+    ("output-shape", "returns the right shape"),
+    ("output-nonfinite", "returns finite values where the answer is finite"),
+)
+SHRINK_ROUNDS = 4
+
+
+@dataclass
+class Failure:
+    """One example on which one check failed."""
+    index: int
+    example: Example
+    mismatch: Mismatch | None
+    detail: str = ""
+
+
+def _runner():
+    from checker.sandbox import run_candidate
+
+    return run_candidate
+
+
+def check(source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
+          limits=None, runner: Callable | None = None, filename: str = "answer.py") -> Report:
+    """Check `source` against a drill (inferred from the code when not given). Raises DetectError when the
+    drill or framework cannot be inferred (a usage problem, not a wrong answer)."""
+    from checker.detect import detect
+    from checker.inputs import examples_for
+    from drills import get_drill
+
+    t0 = time.perf_counter()
+    drill_id, framework = detect(source, drill, framework)
+    d = get_drill(drill_id)
+    spec = spec_for(d.base or d.id)
+    run = runner or _runner()
+    examples = list(examples_for(spec.drill_id, framework, seed))
+    calls = [spec.to_call(ex, framework) for ex in examples]
+    kwargs = {"filename": filename}
+    if limits is not None:
+        kwargs["limits"] = limits
+    result = run(source, spec.function, calls, **kwargs)
+    report = Report(drill=drill_id, framework=framework, passed=False, notes=list(result.notes),
+                    stdout=result.stdout)
+
+    signature_problem = _signature_problem(spec, result.signature)
+    if result.error is not None and result.error.kind in ("syntax", "missing-function") or (
+            result.error is not None and result.error.call_index is None):
+        report.error = _error(result.error, examples)
+        report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+        return report
+    if signature_problem:
+        report.error = {"kind": "signature", "message": signature_problem, "line": None}
+        report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+        return report
+
+    results = {r.index: r for r in result.results}
+    expected = {i: spec.reference(ex, framework) for i, ex in enumerate(examples)}
+    checks, failures = evaluate(spec, framework, examples, results, expected)
+    if result.error is not None:
+        report.error = _error(result.error, examples)
+
+    report.checks = [CheckResult(c.id, c.title, not failures.get(c.id), "") for c in checks]
+    failed = [c for c in checks if failures.get(c.id)]
+    if failed:
+        head = failed[0]
+        fail = min(failures[head.id], key=lambda f: f.example.size())
+        if fail.example.label == "random" and head.id not in dict(OUTPUT_CHECKS) and head.custom is None:
+            fail = shrink(spec, framework, head, fail, source, run, kwargs)
+        report.counterexample = _counterexample(spec, framework, head, fail, results, expected)
+        for cr, c in zip(report.checks, checks):
+            if not cr.passed:
+                cr.message = message(spec, c, min(failures[c.id], key=lambda f: f.example.size()))
+    report.diagnoses = _diagnoses(spec, framework, examples, calls, results, expected, failures)
+    report.passed = not failed and report.error is None
+    report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+    return report
+
+
+# ---- evaluation ------------------------------------------------------------------------------------
+
+def all_checks(spec: DrillSpec, framework: str) -> list[Check]:
+    out = [Check(cid, title, "{detail}", custom=lambda ex, got: None) for cid, title in OUTPUT_CHECKS]
+    return out + [c for c in spec.checks() if framework in c.frameworks]
+
+
+def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tuple[list[Check], dict]:
+    """Every check over every example that ran; returns (checks that apply, failures by check id)."""
+    checks = all_checks(spec, framework)
+    failures: dict[str, list[Failure]] = {}
+    applied: set[str] = set()
+    for i, ex in enumerate(examples):
+        r = results.get(i)
+        if r is None:
+            continue
+        exp = expected[i]
+        if ex.invalid is not None:
+            for c in checks:
+                if c.id == "input-contract":
+                    applied.add(c.id)
+                    if r.ok:
+                        failures.setdefault(c.id, []).append(Failure(i, ex, None, f"{ex.invalid} must raise "
+                                                                               f"ValueError, but yours accepted it"))
+                    elif r.error is not None and r.error.type != "ValueError":
+                        failures.setdefault(c.id, []).append(Failure(
+                            i, ex, None, f"{ex.invalid} must raise ValueError, but yours raised {r.error.type}"))
+            continue
+        applied.update(("output-type", "output-shape", "output-nonfinite"))
+        try:
+            got = spec.extract(r.value, ex, framework)
+        except OutputProblem as problem:
+            failures.setdefault(problem.mistake, []).append(Failure(i, ex, None, problem.message))
+            continue
+        nonfinite = _nonfinite(got, exp)
+        if nonfinite:
+            failures.setdefault("output-nonfinite", []).append(Failure(i, ex, nonfinite, ""))
+        got_all = dict(got)
+        for name, g in (r.grads or {}).items():
+            got_all[f"grad:{name}"] = g
+            got_all[f"nograd:{name}"] = None if g is None or not np.any(g) else g
+        exp_all = dict(exp.outputs)
+        for name, g in exp.grads.items():
+            exp_all[f"grad:{name}"] = g
+            exp_all[f"nograd:{name}"] = None
+        for c in checks:
+            if c.id in dict(OUTPUT_CHECKS) or c.id == "input-contract" or not c.applies(ex):
+                continue
+            applied.add(c.id)
+            if c.custom is not None:
+                detail = c.custom(ex, got)
+                if detail:
+                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail))
+                continue
+            mm = _grad_aware_mismatch(exp_all, got_all, c.fields, r.grad_error)
+            if mm is not None:
+                failures.setdefault(c.id, []).append(Failure(i, ex, mm))
+    return [c for c in checks if c.id in applied], failures
+
+
+def _grad_aware_mismatch(exp_all, got_all, fields, grad_error) -> Mismatch | None:
+    for f in fields:
+        if f.startswith("grad:") and got_all.get(f) is None and exp_all.get(f) is not None and np.any(exp_all[f]):
+            return Mismatch(f, (), exp_all[f], grad_error or "no gradient")
+    return first_mismatch(exp_all, got_all, fields)
+
+
+def _nonfinite(got: dict, exp: Expected) -> Mismatch | None:
+    for k, g in got.items():
+        e = exp.outputs.get(k)
+        if e is None:
+            continue
+        bad = ~np.isfinite(np.asarray(g, dtype=np.float64)) & np.isfinite(np.asarray(e, dtype=np.float64))
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0]) if np.ndim(bad) else ()
+            return Mismatch(k, idx, np.asarray(e)[idx] if idx else e, np.asarray(g)[idx] if idx else g)
+    return None
+
+
+# ---- shrinking ------------------------------------------------------------------------------------
+
+def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source, run, kwargs) -> Failure:
+    """Greedy shrinking of a failing random example: try the spec's simpler variants in one sandbox run,
+    keep the smallest that still fails the same check, repeat a few rounds."""
+    best = fail
+    for _ in range(SHRINK_ROUNDS):
+        candidates = [c for c in spec.shrink(best.example) if check.applies(c) and c.size() < best.example.size()]
+        if not candidates:
+            break
+        calls = [spec.to_call(c, framework) for c in candidates]
+        result = run(source, spec.function, calls, **kwargs)
+        results = {r.index: r for r in result.results}
+        expected = {i: spec.reference(c, framework) for i, c in enumerate(candidates)}
+        _, failures = evaluate(spec, framework, candidates, results, expected)
+        still = failures.get(check.id, [])
+        if not still:
+            break
+        best = min(still, key=lambda f: f.example.size())
+        best = Failure(best.index, best.example, best.mismatch, best.detail)
+    return best
+
+
+# ---- wording --------------------------------------------------------------------------------------
+
+def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
+    if check.id in dict(OUTPUT_CHECKS) and check.id != "output-nonfinite" or check.custom is not None \
+            or check.id == "input-contract":
+        text = check.message.format(detail=fail.detail) if check.id not in dict(OUTPUT_CHECKS) else fail.detail
+        return text
+    mm = fail.mismatch
+    where = spec.where(mm) if mm else ""
+    values = {"at": f" at {where}" if where else "", "where": where, "detail": fail.detail,
+              "expected": fmt(mm.expected) if mm else "", "got": fmt(mm.got) if mm else "",
+              "field": _field_name(mm.field) if mm else "", "label": fail.example.label,
+              "eps": fail.example.hyper.get("clip_eps", fail.example.hyper.get("clip_range", 0.2)),
+              **{k: v for k, v in fail.example.hyper.items()}}
+    if check.id == "output-nonfinite":
+        return (f"On {fail.example.label} your {values['field']} is {values['got']}{values['at']} where the "
+                f"answer is {values['expected']}: avoid exponentiating log-probs separately or dividing by data.")
+    try:
+        return check.message.format(**values)
+    except (KeyError, IndexError):
+        return check.message
+
+
+def _field_name(field: str) -> str:
+    if field.startswith("grad:"):
+        return f"gradient w.r.t. {field[5:]}"
+    if field.startswith("nograd:"):
+        return f"gradient reaching {field[7:]}"
+    return field
+
+
+def _counterexample(spec, framework, check: Check, fail: Failure, results, expected) -> Counterexample:
+    ex = fail.example
+    inputs = {k: v for k, v in ex.arrays.items()}
+    inputs.update({k: v for k, v in ex.hyper.items()})
+    exp = spec.reference(ex, framework) if ex.invalid is None else Expected({})
+    fields = check.fields or spec.output_fields
+    exp_out, got_out = {}, {}
+    if fail.mismatch is not None and fail.mismatch.field.startswith(("grad:", "nograd:")):
+        exp_out[_field_name(fail.mismatch.field)] = fail.mismatch.expected if fail.mismatch.index == () \
+            else exp.grads.get(fail.mismatch.field.split(":", 1)[1])
+        got_out[_field_name(fail.mismatch.field)] = fail.mismatch.got
+    else:
+        for f in fields:
+            if f in exp.outputs:
+                exp_out[f] = exp.outputs[f]
+        if fail.mismatch is not None:
+            got_out[fail.mismatch.field] = fail.mismatch.got
+        if fail.detail and not fail.mismatch:
+            got_out = {"result": fail.detail}
+            exp_out = exp_out or {"result": "see the check above"}
+    where = spec.where(fail.mismatch) if fail.mismatch else ""
+    # show whole rows, not one element, where the check compared arrays
+    if fail.mismatch is not None and fail.mismatch.index and not fail.mismatch.field.startswith(("grad:", "nograd:")):
+        got_out = {}
+    return Counterexample(check.id, ex.label, inputs, exp_out, got_out or _whole_got(spec, framework, fail),
+                          where)
+
+
+def _whole_got(spec, framework, fail: Failure) -> dict:
+    return {} if fail.mismatch is None else {fail.mismatch.field: fail.mismatch.got}
+
+
+def _diagnoses(spec, framework, examples, calls, results, expected, failures) -> list[Diagnosis]:
+    from checker.catalogue import diagnose
+    from drills import all_mistakes
+
+    mistakes = all_mistakes()
+    out: list[Diagnosis] = []
+    seen: set[str] = set()
+
+    def add(mid: str):
+        if mid in seen:
+            return
+        seen.add(mid)
+        m = mistakes.get(mid)
+        out.append(Diagnosis(mid, m.title if m else mid, m.explanation if m else "", m.card if m else None))
+
+    for ids in diagnose(spec, framework, examples, calls, results, expected):
+        for mid in ids:
+            add(mid)
+    for mid in ("output-type", "output-shape", "output-nonfinite"):
+        if failures.get(mid) and not (mid == "output-nonfinite" and "ratio-division" in seen):
+            add(mid)
+    if failures.get("input-contract"):
+        add("input-contract")
+        accepted = "; ".join(f.detail for f in failures["input-contract"])
+        out[-1] = Diagnosis(out[-1].id, out[-1].title, f"{out[-1].explanation} Here: {accepted}.", out[-1].card)
+    return out
+
+
+def _signature_problem(spec: DrillSpec, signature) -> str | None:
+    if signature is None:
+        return None
+    names = [p["name"] for p in signature]
+    want = [*spec.positional, *spec.hyper_defaults]
+    shown = ", ".join(spec.positional) + "".join(f", {k}={v!r}" for k, v in spec.hyper_defaults.items())
+    theirs = ", ".join(names)
+    kinds = {p["name"]: p for p in signature}
+    accepts_kwargs = any(p["kind"] == "VAR_KEYWORD" for p in signature)
+    positional_ok = [p for p in signature if p["kind"] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
+    star_args = any(p["kind"] == "VAR_POSITIONAL" for p in signature)
+    if len(positional_ok) < len(spec.positional) and not star_args:
+        return f"{spec.function} must take ({shown}); yours takes ({theirs})"
+    for k in spec.hyper_defaults:
+        if k not in kinds and not accepts_kwargs:
+            return f"{spec.function} must take ({shown}); yours has no parameter {k!r} (it takes ({theirs}))"
+    extra = [p["name"] for p in signature if p["name"] not in want and not p["has_default"]
+             and p["kind"] not in ("VAR_POSITIONAL", "VAR_KEYWORD")]
+    if extra and len(positional_ok) > len(spec.positional):
+        return f"{spec.function} must take ({shown}); yours also requires {', '.join(extra)}"
+    return None
+
+
+def _error(err, examples) -> dict:
+    msg = err.message
+    if err.call_index is not None and err.call_index < len(examples):
+        ex = examples[err.call_index]
+        msg = f"{msg} (while running on {ex.label}: " + ", ".join(
+            f"{k}={fmt(v)}" for k, v in list(ex.arrays.items()) + list(ex.hyper.items())) + ")"
+    return {"kind": err.kind, "message": msg, "line": err.line, "detail": err.detail}

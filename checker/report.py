@@ -1,0 +1,174 @@
+"""The verdict of one check as data (`Report`) and its two faces: one JSON object for tools and the
+editor, and a readable terminal report for a candidate."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class CheckResult:
+    id: str
+    title: str
+    passed: bool
+    message: str = ""
+
+
+@dataclass
+class Diagnosis:
+    id: str
+    title: str
+    explanation: str
+    card: str | None
+
+
+@dataclass
+class Counterexample:
+    """The smallest input found that shows the failed check: inputs, what the reference gives, what the
+    answer gave, and where they differ."""
+    check: str
+    label: str
+    inputs: dict[str, Any]
+    expected: dict[str, Any]
+    got: dict[str, Any]
+    where: str = ""
+
+
+@dataclass
+class Report:
+    drill: str
+    framework: str
+    passed: bool
+    checks: list[CheckResult] = field(default_factory=list)
+    diagnoses: list[Diagnosis] = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    error: dict | None = None
+    elapsed_ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    stdout: str = ""
+
+    @property
+    def mistake_ids(self) -> list[str]:
+        return [d.id for d in self.diagnoses]
+
+    def to_json(self) -> dict:
+        """Exactly the issue's schema: drill, framework, passed, checks, diagnoses, counterexample, error,
+        elapsed_ms (plus `notes` about the isolation in force)."""
+        return {
+            "drill": self.drill,
+            "framework": self.framework,
+            "passed": self.passed,
+            "checks": [asdict(c) for c in self.checks],
+            "diagnoses": [asdict(d) for d in self.diagnoses],
+            "counterexample": jsonable(asdict(self.counterexample)) if self.counterexample else None,
+            "error": self.error,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "notes": list(self.notes),
+        }
+
+    def render(self, color: bool = False) -> str:
+        return render(self, color)
+
+
+def jsonable(value: Any) -> Any:
+    """Arrays as (nested) lists, non-finite floats as the strings "nan", "inf", "-inf"."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return jsonable(value.tolist())
+    if isinstance(value, (np.floating, float)):
+        f = float(value)
+        return f if math.isfinite(f) else ("nan" if math.isnan(f) else ("inf" if f > 0 else "-inf"))
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def fmt(value: Any) -> str:
+    """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, True."""
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    arr = np.asarray(value)
+    if arr.dtype == bool:
+        return str(arr.tolist()).replace("True", "T").replace("False", "F") if arr.ndim else str(bool(arr))
+    if arr.ndim == 0:
+        return _num(float(arr))
+    return "[" + ", ".join(fmt(x) for x in arr) + "]"
+
+
+def _num(x: float) -> str:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 1e6:
+        return f"{x:.1f}"
+    return f"{x:.6g}"
+
+
+def render(report: Report, color: bool = False) -> str:
+    def paint(text: str, code: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if color else text
+
+    ok, bad = paint("✓", "32"), paint("✗", "31")
+    lines = []
+    verdict = paint("PASS", "1;32") if report.passed else paint("FAIL", "1;31")
+    lines.append(f"{verdict}  {report.drill} ({report.framework})  {report.elapsed_ms:.0f} ms")
+    if report.error:
+        where = f" (line {report.error['line']})" if report.error.get("line") else ""
+        lines.append("")
+        lines.append(f"{paint(report.error['kind'], '1;31')} error{where}: {report.error['message']}")
+        if report.error.get("detail"):
+            lines.extend("    " + ln for ln in report.error["detail"].rstrip().splitlines()[-8:])
+    if report.checks:
+        lines.append("")
+        for c in report.checks:
+            lines.append(f"  {ok if c.passed else bad} {c.title}")
+            if not c.passed and c.message:
+                lines.extend(_wrap(c.message, "      "))
+    if report.counterexample:
+        cx = report.counterexample
+        lines.append("")
+        lines.append(paint(f"Smallest counterexample ({cx.label}):", "1"))
+        width = max(len(k) for k in [*cx.inputs, *cx.expected, "expected", "got"]) + 2
+        for k, v in cx.inputs.items():
+            lines.append(f"  {k:<{width}} {fmt(v)}")
+        for k in cx.expected:
+            lines.append(f"  {('expected ' + k):<{width + 9}} {fmt(cx.expected[k])}")
+            lines.append(f"  {('got ' + k):<{width + 9}} {fmt(cx.got.get(k))}")
+        if cx.where:
+            lines.append(f"  first difference at {cx.where}")
+    if report.diagnoses:
+        lines.append("")
+        head = "Diagnosis" if len(report.diagnoses) == 1 else "Diagnosis (any of these explains it)"
+        lines.append(paint(head + ":", "1;33"))
+        for d in report.diagnoses:
+            lines.append(f"  {paint(d.title, '1')}  [{d.id}]")
+            lines.extend(_wrap(d.explanation, "    "))
+            if d.card:
+                lines.append(f"    Review: ppo-drill review (card {d.card})")
+    elif not report.passed and not report.error:
+        lines.append("")
+        lines.append("No catalogued mistake matches this behaviour; compare with the counterexample above.")
+    if report.stdout.strip():
+        lines.append("")
+        lines.append("Your code printed:")
+        lines.extend("  " + ln for ln in report.stdout.rstrip().splitlines()[-10:])
+    for note in report.notes:
+        lines.append(paint(f"note: {note}", "2"))
+    return "\n".join(lines)
+
+
+def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent)

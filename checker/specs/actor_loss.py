@@ -1,0 +1,194 @@
+"""Checker spec of the `actor_loss` drill (PyTorch): seed 003's compute_actor_loss(log_probs_new,
+log_probs_old, advantages, response_mask=None, clip_range=0.2, reduction="token_mean") -> (loss, metrics),
+with its reductions, its masked diagnostics and its ValueError input contract."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, Example, Expected, OutputProblem, describe
+from checker.specs.losses import LossSpec, draw_array, grid
+
+METRICS = ("approx_kl", "clip_fraction", "valid_tokens")
+
+
+def _has_padding(ex: Example) -> bool:
+    m = ex.arrays.get("response_mask")
+    return m is not None and not m.all()
+
+
+def _reduction(ex: Example) -> str:
+    return ex.hyper.get("reduction", "token_mean")
+
+
+class ActorLossSpec(LossSpec):
+    drill_id = "actor_loss"
+    function = "compute_actor_loss"
+    positional = ("log_probs_new", "log_probs_old", "advantages", "response_mask")
+    hyper_defaults = {"clip_range": 0.2, "reduction": "token_mean"}
+    trainable = ("log_probs_new",)
+    constants = ("log_probs_old", "advantages")
+    grad_of = "0"
+    output_fields = ("loss", *METRICS)
+
+    def strategy(self, framework: str):
+        @st.composite
+        def draw(draw):
+            B, T = draw(st.integers(1, 3)), draw(st.integers(1, 6))
+            old = draw_array(draw, grid(-3.0, -0.125, 0.125), (B, T))
+            lr = draw_array(draw, grid(-0.75, 0.75, 0.0625), (B, T))
+            adv = draw_array(draw, grid(-2.0, 2.0, 0.25), (B, T))
+            arrays = {"log_probs_new": old + lr, "log_probs_old": old, "advantages": adv}
+            if draw(st.booleans()) or B * T == 1:
+                mask = np.array(draw(st.lists(st.booleans(), min_size=B * T, max_size=B * T))).reshape(B, T)
+                for b in range(B):
+                    if not mask[b].any():
+                        mask[b, draw(st.integers(0, T - 1))] = True
+                arrays["response_mask"] = mask
+            hyper = {"clip_range": draw(st.sampled_from([0.2, 0.2, 0.1, 0.3])),
+                     "reduction": draw(st.sampled_from(["token_mean", "sequence_mean"]))}
+            return Example(arrays, hyper)
+        return draw()
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        t = lambda rows: np.asarray(rows, dtype=np.float64)  # noqa: E731
+        seed_new, seed_old = t([[-2.0, -1.5], [-1.0, -0.5]]), t([[-2.1, -1.4], [-1.0, -0.6]])
+        seed_adv, seed_mask = t([[1.0, 0.5], [-1.0, -0.5]]), np.array([[True, False], [True, True]])
+        var_mask = np.array([[True, True], [True, False]])
+        tr_old, tr_new = t([[-1.0, -1.2, -0.8], [-0.7, -1.1, -1.4]]), t([[-1.0, -0.9, -1.2], [-0.6, -1.5, -1.4]])
+        tr_adv, tr_mask = t([[1.0, -0.5, 0.8], [-1.0, 0.4, 0.3]]), np.array([[True, True, False], [True, True, True]])
+        ok = [
+            Example({"log_probs_new": seed_new, "log_probs_old": seed_old, "advantages": seed_adv,
+                     "response_mask": seed_mask}, {"clip_range": 0.2}, "edge: seed 003 test case"),
+            Example({"log_probs_new": np.log([[2.0]]), "log_probs_old": t([[0.0]]), "advantages": t([[1.0]])}, {},
+                    "edge: seed 003, ratio 2 with A = +1 (loss -1.2)"),
+            Example({"log_probs_new": np.log([[0.5]]), "log_probs_old": t([[0.0]]), "advantages": t([[-1.0]])}, {},
+                    "edge: seed 003, ratio 0.5 with A = -1 (loss 0.8)"),
+            Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
+                     "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
+                    {"reduction": "token_mean"}, "edge: seed 003, token_mean of variable lengths (-5/3)"),
+            Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
+                     "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
+                    {"reduction": "sequence_mean"}, "edge: seed 003, sequence_mean of variable lengths (-2.0)"),
+            Example({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv, "response_mask": tr_mask},
+                    {"clip_range": 0.2}, "edge: seed 003 TorchRL cross-check case"),
+            Example({"log_probs_new": t([[-0.5, -7.0, -9.0]]), "log_probs_old": t([[-1.0, 0.5, 3.0]]),
+                     "advantages": t([[1.0, -2.0, 2.0]]), "response_mask": np.array([[True, False, False]])},
+                    {"clip_range": 0.2, "reduction": "sequence_mean"}, "edge: far-off values in the padding"),
+            Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
+                     "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
+        ]
+        z = lambda *shape: np.zeros(shape)  # noqa: E731
+        one = np.ones((1, 1))
+        bad = [
+            ("log-probs of different shapes", {"log_probs_new": z(1, 2), "log_probs_old": z(1, 1),
+                                               "advantages": z(1, 2)}, {}),
+            ("an empty batch", {"log_probs_new": z(0, 2), "log_probs_old": z(0, 2), "advantages": z(0, 2)}, {}),
+            ("1-D log-probs", {"log_probs_new": z(3), "log_probs_old": z(3), "advantages": z(3)}, {}),
+            ("a NaN in log_probs_new", {"log_probs_new": np.full((1, 1), np.nan), "log_probs_old": z(1, 1),
+                                        "advantages": one}, {}),
+            ("an inf in advantages", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1),
+                                      "advantages": np.full((1, 1), np.inf)}, {}),
+            ("a float (non-boolean) mask", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1), "advantages": one,
+                                            "response_mask": np.ones((1, 1))}, {}),
+            ("a response with no valid token", {"log_probs_new": z(2, 2), "log_probs_old": z(2, 2),
+                                                "advantages": np.ones((2, 2)),
+                                                "response_mask": np.array([[True, False], [False, False]])}, {}),
+            ("an infinite clip_range", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1), "advantages": one},
+             {"clip_range": float("inf")}),
+            ("a negative clip_range", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1), "advantages": one},
+             {"clip_range": -0.1}),
+            ("an unknown reduction", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1), "advantages": one},
+             {"reduction": "sum"}),
+        ]
+        return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]
+
+    def shrink(self, ex: Example) -> list[Example]:
+        if ex.invalid is not None:
+            return []
+        out = []
+        B = ex.arrays["log_probs_new"].shape[0]
+        if B > 1:
+            for b in range(B):
+                out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        for k in (1, 0):
+            arrays = {n: (np.round(v, k) if v.dtype != bool else v) for n, v in ex.arrays.items()}
+            out.append(Example(arrays, dict(ex.hyper), ex.label))
+        return out
+
+    def reference(self, ex: Example, framework: str) -> Expected:
+        import torch
+
+        from checker.reference import compute_actor_loss
+
+        hyper = {**self.hyper_defaults, **ex.hyper}
+        new = torch.tensor(ex.arrays["log_probs_new"], dtype=torch.float64, requires_grad=ex.invalid is None)
+        old = torch.tensor(ex.arrays["log_probs_old"], dtype=torch.float64)
+        adv = torch.tensor(ex.arrays["advantages"], dtype=torch.float64)
+        m = ex.arrays.get("response_mask")
+        mask = None if m is None else torch.from_numpy(m.copy())
+        try:
+            loss, metrics = compute_actor_loss(new, old, adv, mask, hyper["clip_range"], hyper["reduction"])
+        except ValueError as exc:
+            return Expected({}, {}, error=str(exc))
+        loss.backward()
+        outputs = {"loss": loss.detach().numpy(), **{k: np.asarray(float(metrics[k])) for k in METRICS}}
+        return Expected(outputs, {"log_probs_new": new.grad.numpy().copy(), "log_probs_old": None, "advantages": None})
+
+    def extract(self, value, ex: Example, framework: str) -> dict:
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise OutputProblem("output-type", "compute_actor_loss must return (loss, metrics); yours returned "
+                                               f"{describe(value)}")
+        loss, metrics = value
+        out = {"loss": self.scalar(loss, "torch")}
+        if not isinstance(metrics, dict):
+            raise OutputProblem("output-type", f"metrics must be a dict; yours is {describe(metrics)}")
+        missing = [k for k in METRICS if k not in metrics]
+        if missing:
+            raise OutputProblem("output-type", f"metrics must have the keys {', '.join(METRICS)}; "
+                                               f"yours lacks {', '.join(missing)}")
+        for k in METRICS:
+            v = metrics[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) and not (hasattr(v, "shape") and v.shape == ()):
+                raise OutputProblem("output-type", f"metrics[{k!r}] must be a number (a float, an int or a 0-d "
+                                                   f"tensor); yours is {describe(v)}")
+            out[k] = np.asarray(float(np.asarray(v))) if not isinstance(v, (int, float)) else np.asarray(float(v))
+        return out
+
+    def checks(self) -> list[Check]:
+        return [
+            Check("input-contract", "invalid inputs raise ValueError",
+                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            Check("seed-003-values", "reproduces the lesson's test values",
+                  "On the lesson's own test case ({label}) your {field} is {got}; it must be {expected}.",
+                  applies=lambda ex: ex.label.startswith("edge: seed 003"), fields=("loss", *METRICS)),
+            Check("token-mean", "token_mean averages over every valid token of the batch",
+                  "With reduction='token_mean' the loss must be the mean over all valid tokens of "
+                  "-min(r A, clip(r) A); expected {expected}, got {got}.",
+                  applies=lambda ex: ex.invalid is None and _reduction(ex) == "token_mean", fields=("loss",)),
+            Check("sequence-mean", "sequence_mean averages each response first, then the responses",
+                  "With reduction='sequence_mean' each response's valid tokens are averaged first and then the "
+                  "responses are averaged; expected {expected}, got {got}.",
+                  applies=lambda ex: ex.invalid is None and _reduction(ex) == "sequence_mean", fields=("loss",)),
+            Check("padding-ignored", "padded positions change neither the loss nor the metrics",
+                  "Positions where response_mask is False must not count, whatever they hold; your {field} is "
+                  "{got}, expected {expected}.",
+                  applies=lambda ex: ex.invalid is None and _has_padding(ex), fields=("loss", *METRICS)),
+            Check("approx-kl", "approx_kl is k3 = mean(ratio - 1 - log ratio) over valid tokens",
+                  "metrics['approx_kl'] must be the k3 estimate mean((ratio - 1) - log ratio) over valid tokens "
+                  "(never negative); expected {expected}, got {got}.", fields=("approx_kl",)),
+            Check("clip-fraction", "clip_fraction counts |ratio - 1| > clip_range over valid tokens",
+                  "metrics['clip_fraction'] is the share of valid tokens with |ratio - 1| > clip_range (seed 003's "
+                  "definition, on both sides of the band); expected {expected}, got {got}.",
+                  fields=("clip_fraction",)),
+            Check("valid-tokens", "valid_tokens counts the mask's True positions",
+                  "metrics['valid_tokens'] must be the number of valid tokens; expected {expected}, got {got}.",
+                  fields=("valid_tokens",)),
+            Check("matches-reference", "loss and metrics match the reference on random batches",
+                  "Your {field} differs from the reference: expected {expected}, got {got}.",
+                  fields=("loss", *METRICS)),
+            *self.gradient_checks(),
+        ]
+
+
+SPEC = ActorLossSpec()

@@ -1,0 +1,217 @@
+"""The vocabulary shared by the drill specs: an `Example` input, the `Expected` reference result, a named
+`Check`, and the `DrillSpec` base class with the generic parts (calls, output structure, comparison)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from checker.sandbox.model import Call, Opaque, ReturnedArray
+
+RTOL = 1e-5
+ATOL = 1e-6
+
+
+@dataclass(frozen=True)
+class Example:
+    """One input to the candidate's function. `arrays` are float64 (or bool) numpy arrays passed
+    positionally, in the spec's order; `hyper` are keyword hyperparameters (absent = the default is
+    exercised). `label` says where it came from ("edge: T = 1", "random"). `invalid` names what is
+    wrong with an input that must be rejected with ValueError (contract probes)."""
+    arrays: dict[str, np.ndarray]
+    hyper: dict[str, Any] = field(default_factory=dict)
+    label: str = "random"
+    invalid: str | None = None
+
+    def size(self) -> tuple:
+        """An ordering for shrinking: fewer elements, then smaller magnitudes, then rounder numbers."""
+        n = sum(a.size for a in self.arrays.values())
+        mag = sum(float(np.abs(a.astype(np.float64)[np.isfinite(a.astype(np.float64))]).sum())
+                  for a in self.arrays.values())
+        frac = sum(float(np.abs(a - np.round(a)).sum()) for a in self.arrays.values() if a.dtype != bool)
+        return (n, frac > 0, mag, frac)
+
+
+@dataclass
+class Expected:
+    """The reference result of one example: named output arrays and, for PyTorch, the gradient each
+    input should receive (None = must receive none). `error` is set for invalid inputs."""
+    outputs: dict[str, np.ndarray]
+    grads: dict[str, np.ndarray | None] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named property of a right answer.
+
+    `applies(example)` picks the examples it speaks about; `fields` are the outputs it compares with the
+    reference ("loss", "advantages", "grad:new_logp", "nograd:old_logp"); `custom(example, got)` instead
+    tests a property of the candidate's own outputs and returns a detail string when it is violated.
+    `message` is the sentence shown on failure; `{where}`, `{expected}`, `{got}`, `{detail}` are filled
+    from the smallest counterexample.
+    """
+    id: str
+    title: str
+    message: str
+    applies: Callable[[Example], bool] = lambda ex: ex.invalid is None
+    fields: tuple[str, ...] = ()
+    custom: Callable[[Example, dict], str | None] | None = None
+    frameworks: tuple[str, ...] = ("numpy", "torch")
+
+
+@dataclass
+class Mismatch:
+    field: str
+    index: tuple
+    expected: Any
+    got: Any
+
+
+def close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise closeness with NaN == NaN and inf == inf of the same sign."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.isclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True) | (np.isinf(a) & (a == b))
+
+
+def first_mismatch(expected: dict, got: dict, fields) -> Mismatch | None:
+    for name in fields:
+        e, g = expected.get(name), got.get(name)
+        if e is None and g is None:
+            continue
+        if e is None or g is None:
+            return Mismatch(name, (), e, g)
+        e, g = np.asarray(e, dtype=np.float64), np.asarray(g, dtype=np.float64)
+        if e.shape != g.shape:
+            return Mismatch(name, (), e, g)
+        ok = close(e, g)
+        if not ok.all():
+            idx = tuple(int(i) for i in np.argwhere(~ok)[0]) if e.ndim else ()
+            return Mismatch(name, idx, e[idx] if e.ndim else e, g[idx] if g.ndim else g)
+    return None
+
+
+def describe(value: Any) -> str:
+    """How a returned value reads in a message: "a tuple of 2", "a float", "a numpy array of shape (3,)"."""
+    if isinstance(value, ReturnedArray):
+        kind = "tensor" if value.is_torch else ("numpy scalar" if value.origin == "numpy-scalar" else "numpy array")
+        return f"a {kind} of shape {tuple(value.shape)} ({value.source_dtype})"
+    if isinstance(value, Opaque):
+        return f"a {value.type_name}"
+    if value is None:
+        return "None"
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+class OutputProblem(Exception):
+    """The candidate's output does not have the structure the drill asks for. `mistake` is the
+    catalogued output mistake id (output-type / output-shape / output-nonfinite)."""
+
+    def __init__(self, mistake: str, message: str):
+        super().__init__(message)
+        self.mistake = mistake
+        self.message = message
+
+
+class DrillSpec:
+    """Base class: subclasses fill in the inputs, the reference and the checks of one core drill."""
+
+    drill_id: str = ""
+    function: str = ""
+    positional: tuple[str, ...] = ()        # array inputs, passed positionally in this order
+    hyper_defaults: dict[str, Any] = {}     # keyword hyperparameters and their defaults
+    trainable: tuple[str, ...] = ()         # PyTorch inputs that must receive the reference gradient
+    constants: tuple[str, ...] = ()         # PyTorch inputs that must receive no gradient
+    grad_of: str = ""                       # output path to back-propagate from (PyTorch)
+    output_fields: tuple[str, ...] = ()
+
+    # ---- inputs -------------------------------------------------------------------------------
+    def strategy(self, framework: str):
+        raise NotImplementedError
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        raise NotImplementedError
+
+    def shrink(self, ex: Example) -> list[Example]:
+        """Simpler variants of `ex`: by default rounded values (subclasses add smaller shapes)."""
+        out = []
+        for digits in (1, 0):
+            arrays = {k: (np.round(v, digits) if v.dtype != bool else v) for k, v in ex.arrays.items()}
+            out.append(Example(arrays, dict(ex.hyper), ex.label, ex.invalid))
+        return out
+
+    # ---- running ------------------------------------------------------------------------------
+    def to_call(self, ex: Example, framework: str) -> Call:
+        import torch
+
+        args = []
+        for name in self.positional:
+            a = ex.arrays.get(name)
+            if a is None:
+                args.append(None)
+            elif framework == "torch":
+                args.append(torch.from_numpy(np.array(a, copy=True)))
+            else:
+                args.append(np.array(a, copy=True))
+        if framework == "torch" and ex.invalid is None:
+            wrt = tuple(n for n in (*self.trainable, *self.constants) if ex.arrays.get(n) is not None)
+            return Call(tuple(args), dict(ex.hyper), grad_of=self.grad_of if wrt else None, grad_wrt=wrt)
+        return Call(tuple(args), dict(ex.hyper), expect_error=ex.invalid is not None)
+
+    def reference(self, ex: Example, framework: str) -> Expected:
+        raise NotImplementedError
+
+    def extract(self, value: Any, ex: Example, framework: str) -> dict[str, np.ndarray]:
+        """The named outputs of a candidate's return value; raises OutputProblem if its structure is wrong."""
+        raise NotImplementedError
+
+    def checks(self) -> list[Check]:
+        raise NotImplementedError
+
+    def where(self, mismatch: Mismatch) -> str:
+        """Where a mismatch sits, in the drill's words ("t = 2", "row 1, t = 0")."""
+        if not mismatch.index:
+            return ""
+        if len(mismatch.index) == 1:
+            return f"t = {mismatch.index[0]}"
+        return f"row {mismatch.index[0]}, t = {mismatch.index[1]}"
+
+    # ---- shared helpers for subclasses --------------------------------------------------------
+    @staticmethod
+    def scalar(value: Any, framework: str, what: str = "the loss") -> np.ndarray:
+        """A scalar loss: NumPy may return a float or a 0-d array; PyTorch must return a 0-d tensor."""
+        if framework == "torch":
+            if not isinstance(value, ReturnedArray) or not value.is_torch:
+                raise OutputProblem("output-type", f"{what} must be a 0-d torch tensor (so gradients can flow); "
+                                                   f"yours returned {describe(value)}")
+            if value.shape != ():
+                raise OutputProblem("output-shape", f"{what} must be a scalar (0-d) tensor; yours has shape "
+                                                    f"{tuple(value.shape)} — reduce it with .mean()")
+            return np.asarray(value.plain(), dtype=np.float64)
+        if isinstance(value, bool) or not isinstance(value, (int, float, ReturnedArray)):
+            raise OutputProblem("output-type", f"{what} must be a float or a 0-d NumPy array; yours returned "
+                                               f"{describe(value)}")
+        if isinstance(value, ReturnedArray):
+            if value.is_torch:
+                raise OutputProblem("output-type", f"this is the NumPy drill: return a float or a NumPy scalar, "
+                                                   f"not {describe(value)}")
+            if value.shape != ():
+                raise OutputProblem("output-shape", f"{what} must be a scalar; yours has shape "
+                                                    f"{tuple(value.shape)} — reduce it with .mean()")
+            return np.asarray(value.plain(), dtype=np.float64)
+        return np.asarray(float(value))
+
+    @staticmethod
+    def array(value: Any, framework: str, shape: tuple, what: str) -> np.ndarray:
+        want = "torch tensor" if framework == "torch" else "NumPy array"
+        if not isinstance(value, ReturnedArray) or (value.is_torch != (framework == "torch")):
+            raise OutputProblem("output-type", f"{what} must be a {want}; yours is {describe(value)}")
+        if tuple(value.shape) != tuple(shape):
+            raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)} like the rewards; "
+                                                f"yours has shape {tuple(value.shape)}")
+        return np.asarray(value.plain(), dtype=np.float64)

@@ -1,0 +1,162 @@
+"""Checker spec of the `gae` drill: compute_gae(rewards, values, dones, gamma=0.99, lam=0.95).
+
+NumPy answers take one rollout (rewards [T], values [T+1], dones [T]); PyTorch answers a batch
+([B, T], [B, T+1], [B, T]). dones[t] = 1 ends the episode at step t.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, DrillSpec, Example, Expected, close
+
+
+def _no_dones(ex: Example) -> bool:
+    return not ex.arrays["dones"].any()
+
+
+def _lam(ex: Example, default: float = 0.95) -> float:
+    return ex.hyper.get("lam", default)
+
+
+def _returns_are_a_plus_v(ex: Example, got: dict) -> str | None:
+    v = ex.arrays["values"][..., :-1]
+    want = got["advantages"] + v
+    ok = close(want, got["returns"])
+    if ok.all():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    where = f"t = {idx[-1]}" if len(idx) == 1 else f"row {idx[0]}, t = {idx[1]}"
+    return (f"at {where} your returns are {got['returns'][idx]:.6g} but your advantages + values[:T] "
+            f"give {want[idx]:.6g}")
+
+
+class GaeSpec(DrillSpec):
+    drill_id = "gae"
+    function = "compute_gae"
+    positional = ("rewards", "values", "dones")
+    hyper_defaults = {"gamma": 0.99, "lam": 0.95}
+    output_fields = ("advantages", "returns")
+
+    # ---- inputs -------------------------------------------------------------------------------
+    def strategy(self, framework: str):
+        @st.composite
+        def draw(draw):
+            B = draw(st.integers(1, 3)) if framework == "torch" else None
+            T = draw(st.integers(1, 8))
+            shape = (T,) if B is None else (B, T)
+            vshape = shape[:-1] + (T + 1,)
+            nums = st.integers(-40, 40).map(lambda k: k / 8)
+            rewards = np.array(draw(st.lists(nums, min_size=int(np.prod(shape)), max_size=int(np.prod(shape)))))
+            values = np.array(draw(st.lists(nums, min_size=int(np.prod(vshape)), max_size=int(np.prod(vshape)))))
+            dones = np.array(draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 1.0]),
+                                           min_size=int(np.prod(shape)), max_size=int(np.prod(shape)))))
+            gamma = draw(st.sampled_from([0.99, 0.9, 0.5, 1.0, 0.8]))
+            lam = draw(st.sampled_from([0.95, 0.9, 0.5, 1.0, 0.0, 0.7]))
+            return Example({"rewards": rewards.reshape(shape), "values": values.reshape(vshape),
+                            "dones": dones.reshape(shape)}, {"gamma": gamma, "lam": lam})
+        return draw()
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        def ex(r, v, d, label, **hyper):
+            r, v, d = (np.asarray(x, dtype=np.float64) for x in (r, v, d))
+            if framework == "torch":
+                r, v, d = r[None], v[None], d[None]
+            return Example({"rewards": r, "values": v, "dones": d}, hyper, f"edge: {label}")
+
+        r4, v5 = [1.0, 2.0, 3.0, 4.0], [0.5, 0.4, 0.3, 0.2, 0.7]
+        cases = [
+            ex([1.0], [0.5, 2.0], [0.0], "T = 1, no done", gamma=0.9, lam=0.8),
+            ex([1.0], [0.5, 2.0], [1.0], "T = 1, done", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 0, 0, 0], "no dones (shared notes P-GAE-1)", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 1, 0, 0], "done at t = 1 (shared notes P-GAE-2)", gamma=0.9, lam=0.8),
+            ex(r4, v5, [1, 0, 0, 0], "done at the first step", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 0, 0, 1], "done at the last step", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 1, 1, 0], "consecutive dones", gamma=0.9, lam=0.8),
+            ex(r4, v5, [1, 1, 1, 1], "every step ends an episode", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 0, 1, 0], "gamma = 0", gamma=0.0, lam=0.8),
+            ex(r4, v5, [0, 0, 1, 0], "lam = 0 (one-step TD)", gamma=0.9, lam=0.0),
+            ex(r4, v5, [0, 0, 0, 0], "lam = 1 (Monte-Carlo)", gamma=0.9, lam=1.0),
+            ex(r4, v5, [0, 0, 0, 0], "gamma = lam = 1", gamma=1.0, lam=1.0),
+            ex(r4, v5, [0, 1, 0, 0], "default gamma and lam"),
+        ]
+        if framework == "torch":
+            r = np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 0.0]])
+            v = np.array([[0.2, 0.1, 0.0, 1.0], [1.0, 0.5, -0.5, 2.0]])
+            d = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+            cases.append(Example({"rewards": r, "values": v, "dones": d}, {"gamma": 0.9, "lam": 0.95},
+                                 "edge: two rows ending at different steps"))
+        return cases
+
+    def shrink(self, ex: Example) -> list[Example]:
+        out = []
+        r, v, d = ex.arrays["rewards"], ex.arrays["values"], ex.arrays["dones"]
+        T = r.shape[-1]
+        if r.ndim == 2 and r.shape[0] > 1:
+            for b in range(r.shape[0]):
+                out.append(Example({"rewards": r[b:b + 1], "values": v[b:b + 1], "dones": d[b:b + 1]},
+                                   dict(ex.hyper), ex.label))
+        for keep in range(1, T):
+            out.append(Example({"rewards": r[..., :keep], "values": v[..., :keep + 1], "dones": d[..., :keep]},
+                               dict(ex.hyper), ex.label))
+            out.append(Example({"rewards": r[..., T - keep:], "values": v[..., T - keep:], "dones": d[..., T - keep:]},
+                               dict(ex.hyper), ex.label))
+        return out + super().shrink(ex)
+
+    # ---- reference and outputs ----------------------------------------------------------------
+    def reference(self, ex: Example, framework: str) -> Expected:
+        from checker.reference import gae
+
+        hyper = {**self.hyper_defaults, **ex.hyper}
+        adv, ret = gae(ex.arrays["rewards"], ex.arrays["values"], ex.arrays["dones"], hyper["gamma"], hyper["lam"])
+        return Expected({"advantages": adv.numpy(), "returns": ret.numpy()})
+
+    def extract(self, value, ex: Example, framework: str) -> dict:
+        from checker.specs.base import OutputProblem, describe
+
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise OutputProblem("output-type", "compute_gae must return a pair (advantages, returns); "
+                                               f"yours returned {describe(value)}")
+        shape = ex.arrays["rewards"].shape
+        return {"advantages": self.array(value[0], framework, shape, "advantages"),
+                "returns": self.array(value[1], framework, shape, "returns")}
+
+    def checks(self) -> list[Check]:
+        return [
+            Check("returns-definition", "returns = advantages + values[:T]",
+                  "The value targets must be returns = advantages + values[:T] (each advantage added back onto "
+                  "V(s_t), the baseline it was measured against): {detail}.",
+                  custom=_returns_are_a_plus_v),
+            Check("one-step", "with T = 1, A_0 = r_0 + gamma V(s_1)(1 - done_0) - V(s_0)",
+                  "With a single step, A_0 must be r_0 + gamma * values[1] * (1 - dones[0]) - values[0]: the last "
+                  "step bootstraps from values[T] unless the episode ended there. Yours differs{at}: expected "
+                  "{expected}, got {got}.",
+                  applies=lambda ex: ex.arrays["rewards"].shape[-1] == 1, fields=("advantages",)),
+            Check("lam-zero-td-error", "with lam = 0, advantages are the one-step TD errors",
+                  "With lam = 0 GAE must equal the one-step TD error r_t + gamma V(s_{{t+1}}) (1 - done_t) - V(s_t); "
+                  "yours differs{at}: expected {expected}, got {got}.",
+                  applies=lambda ex: _lam(ex) == 0.0, fields=("advantages",)),
+            Check("backward-recursion", "without dones, A_t = delta_t + gamma lam A_{t+1}, scanned from the end",
+                  "Without any done, A_t must equal delta_t + gamma * lam * A_{{t+1}}, computed from the last step "
+                  "backwards (A_T = 0); yours differs{at}: expected {expected}, got {got}.",
+                  applies=_no_dones, fields=("advantages",)),
+            Check("lam-one-monte-carlo", "with lam = 1 and no dones, A_t = discounted return - V(s_t)",
+                  "With lam = 1 and no dones, A_t must be the discounted sum of rewards to the end plus "
+                  "gamma^(T-t) values[T], minus values[t]; yours differs{at}: expected {expected}, got {got}.",
+                  applies=lambda ex: _lam(ex) == 1.0 and _no_dones(ex), fields=("advantages",)),
+            Check("done-cuts", "a done at step k cuts both the bootstrap and the recursion",
+                  "dones[k] = 1 ends the episode at step k: V(s_{{k+1}}) must not be used there and the advantage "
+                  "must not carry back across k (multiply both by 1 - dones[k]); yours differs{at}: expected "
+                  "{expected}, got {got}.",
+                  applies=lambda ex: bool(ex.arrays["dones"].any()), fields=("advantages",)),
+            Check("defaults", "defaults gamma = 0.99, lam = 0.95",
+                  "Called without gamma and lam, your function must use the defaults gamma = 0.99 and lam = 0.95; "
+                  "yours differs{at}: expected {expected}, got {got}.",
+                  applies=lambda ex: not ex.hyper, fields=("advantages", "returns")),
+            Check("matches-reference", "advantages and returns match the reference on random rollouts",
+                  "Your {field} differ from the reference GAE{at}: expected {expected}, got {got}.",
+                  fields=("advantages", "returns")),
+        ]
+
+
+SPEC = GaeSpec()

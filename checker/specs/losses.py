@@ -1,0 +1,90 @@
+"""Shared machinery of the scalar-loss drills (policy, value, total): quantised random inputs, the
+reference value and gradients by autograd, and the gradient checks of the PyTorch answers."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, DrillSpec, Example, Expected
+
+
+def grid(lo: float, hi: float, step: float):
+    """Numbers on a grid (k * step): exact in binary, short in counterexamples, and they hit the band
+    edges and zero that property checks care about."""
+    return st.integers(int(round(lo / step)), int(round(hi / step))).map(lambda k: k * step)
+
+
+def draw_array(draw, elements, shape):
+    n = int(np.prod(shape))
+    return np.array(draw(st.lists(elements, min_size=n, max_size=n)), dtype=np.float64).reshape(shape)
+
+
+def draw_shape(draw, framework: str, max_t: int = 8):
+    T = draw(st.integers(1, max_t))
+    return (T,) if framework == "numpy" else (draw(st.integers(1, 3)), T)
+
+
+class LossSpec(DrillSpec):
+    """A drill whose answer is one scalar loss."""
+
+    output_fields = ("loss",)
+
+    def reference_loss(self, tensors: dict, hyper: dict):
+        """The reference loss (a 0-d float64 tensor) from float64 tensors and full hyperparameters."""
+        raise NotImplementedError
+
+    def reference(self, ex: Example, framework: str) -> Expected:
+        import torch
+
+        hyper = {**self.hyper_defaults, **ex.hyper}
+        tensors = {k: torch.tensor(v, dtype=torch.float64, requires_grad=(k in self.trainable and framework == "torch"))
+                   for k, v in ex.arrays.items()}
+        loss = self.reference_loss(tensors, hyper)
+        grads: dict = {}
+        if framework == "torch":
+            loss.backward()
+            grads = {k: tensors[k].grad.numpy().copy() for k in self.trainable}
+            grads.update({k: None for k in self.constants})
+        return Expected({"loss": loss.detach().numpy()}, grads)
+
+    def extract(self, value, ex: Example, framework: str) -> dict:
+        return {"loss": self.scalar(value, framework)}
+
+    def shrink(self, ex: Example) -> list[Example]:
+        """Single rows, single tokens and shorter prefixes, then rounder numbers."""
+        out = []
+        first = ex.arrays[self.positional[0]]
+        if first.ndim == 2 and first.shape[0] > 1:
+            for b in range(first.shape[0]):
+                out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        T = first.shape[-1]
+        if T > 1:
+            for t in range(T):
+                out.append(Example({k: v[..., t:t + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        for keep in range(2, T):
+            out.append(Example({k: v[..., :keep] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        return out + super().shrink(ex)
+
+    def where(self, mismatch) -> str:
+        if mismatch.field.startswith(("grad:", "nograd:")):
+            return super().where(mismatch)
+        return ""
+
+    def gradient_checks(self) -> list[Check]:
+        checks = []
+        for name in self.trainable:
+            checks.append(Check(
+                f"grad-{name.replace('_', '-')}", f"the gradient w.r.t. {name} matches the reference",
+                f"The gradient of your loss w.r.t. {name} differs from the reference{{at}}: expected {{expected}}, "
+                f"got {{got}}.{self.grad_hint(name)}",
+                fields=(f"grad:{name}",), frameworks=("torch",)))
+        for name in self.constants:
+            checks.append(Check(
+                f"no-grad-{name.replace('_', '-')}", f"no gradient reaches {name}",
+                f"{name} is fixed data for this update, yet your loss sends gradient into it{{at}} (got {{got}}). "
+                f"Use {name}.detach() so only the trainable inputs are optimised.",
+                fields=(f"nograd:{name}",), frameworks=("torch",)))
+        return checks
+
+    def grad_hint(self, name: str) -> str:
+        return ""

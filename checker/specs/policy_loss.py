@@ -1,0 +1,124 @@
+"""Checker spec of the `policy_loss` drill: ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2),
+the mean over all elements of -min(r A, clip(r, 1 - eps, 1 + eps) A). NumPy [T]; PyTorch [B, T]."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, Example
+from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+
+
+def _ratio(ex: Example) -> np.ndarray:
+    return np.exp(ex.arrays["new_logp"] - ex.arrays["old_logp"])
+
+
+def _eps(ex: Example) -> float:
+    return ex.hyper.get("clip_eps", 0.2)
+
+
+def _inside(ex: Example) -> bool:
+    r = _ratio(ex)
+    return bool((np.abs(r - 1) < _eps(ex) - 1e-9).all())
+
+
+def _beyond(ex: Example) -> bool:
+    """Every token sits where the clip matters: A > 0 above the band or A < 0 below it."""
+    r, a, e = _ratio(ex), ex.arrays["advantages"], _eps(ex)
+    return bool((((a > 0) & (r > 1 + e + 1e-9)) | ((a < 0) & (r < 1 - e - 1e-9))).all())
+
+
+class PolicyLossSpec(LossSpec):
+    drill_id = "policy_loss"
+    function = "ppo_policy_loss"
+    positional = ("new_logp", "old_logp", "advantages")
+    hyper_defaults = {"clip_eps": 0.2}
+    trainable = ("new_logp",)
+    constants = ("old_logp", "advantages")
+
+    def strategy(self, framework: str):
+        @st.composite
+        def draw(draw):
+            shape = draw_shape(draw, framework)
+            old = draw_array(draw, grid(-3.0, -0.125, 0.125), shape)
+            log_ratio = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
+            adv = draw_array(draw, grid(-2.0, 2.0, 0.25), shape)
+            eps = draw(st.sampled_from([0.2, 0.2, 0.1, 0.3]))
+            return Example({"new_logp": old + log_ratio, "old_logp": old, "advantages": adv}, {"clip_eps": eps})
+        return draw()
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        def ex(ratios, adv, label, old=None, **hyper):
+            r = np.asarray(ratios, dtype=np.float64)
+            o = np.full_like(r, -1.0) if old is None else np.asarray(old, dtype=np.float64)
+            a = np.asarray(adv, dtype=np.float64)
+            new = o + np.log(r)
+            if framework == "torch":
+                new, o, a = new[None], o[None], a[None]
+            return Example({"new_logp": new, "old_logp": o, "advantages": a}, hyper, f"edge: {label}")
+
+        rho = [1.5, 1.5, 0.5, 0.5, 5.0, 1.0]
+        adv = [1.0, -1.0, 1.0, -1.0, -1.0, 2.0]
+        cases = [
+            ex([1.0, 1.0, 1.0], [1.0, -2.0, 0.5], "new == old (every ratio 1)", clip_eps=0.2),
+            ex([1.1, 0.9, 1.05], [1.0, -1.0, 2.0], "every ratio inside the band", clip_eps=0.2),
+            ex([1.5, 2.0, 1.3], [1.0, 0.5, 2.0], "every ratio above the band, A > 0", clip_eps=0.2),
+            ex([0.5, 0.6, 0.7], [-1.0, -0.5, -2.0], "every ratio below the band, A < 0", clip_eps=0.2),
+            ex([1.5, 2.0, 0.5], [-1.0, -0.5, 1.0], "outside the band on the side the min keeps", clip_eps=0.2),
+            ex([1.5, 0.5, 1.0], [0.0, 0.0, 0.0], "A = 0", clip_eps=0.2),
+            ex(rho, adv, "shared notes probe 3.3 (loss 0.6)", clip_eps=0.2),
+            ex([1.15, 0.85, 1.25], [1.0, -1.0, 1.0], "clip_eps = 0.1", clip_eps=0.1),
+            ex([1.25, 0.75, 1.35], [1.0, -1.0, 1.0], "clip_eps = 0.3", clip_eps=0.3),
+            ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps"),
+            ex([1.1, 0.9, 1.5], [1.0, 1.0, -1.0], "log-probs near -1000 (exp underflows)",
+               old=[-1000.0, -1000.0, -1000.0], clip_eps=0.2),
+            ex([1.3], [1.0], "T = 1", clip_eps=0.2),
+        ]
+        if framework == "torch":
+            cases.append(Example({"new_logp": np.log([[1.5], [0.5], [1.1]]) - 1.0,
+                                  "old_logp": np.full((3, 1), -1.0),
+                                  "advantages": np.array([[1.0], [-1.0], [0.5]])}, {"clip_eps": 0.2},
+                                 "edge: single-token rows"))
+        return cases
+
+    def reference_loss(self, t: dict, hyper: dict):
+        from checker.reference import policy_loss
+
+        return policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
+
+    def grad_hint(self, name: str) -> str:
+        return (" On tokens where the clip is active (A > 0 with ratio > 1 + eps, A < 0 with ratio < 1 - eps) it "
+                "must be exactly 0; elsewhere it is -A * ratio / N.")
+
+    def checks(self) -> list[Check]:
+        return [
+            Check("ratio-one", "when new == old, the loss is -mean(A)",
+                  "When new_logp == old_logp every ratio is 1 and the loss must be -mean(advantages); "
+                  "expected {expected}, got {got}.",
+                  applies=lambda ex: bool((ex.arrays["new_logp"] == ex.arrays["old_logp"]).all()), fields=("loss",)),
+            Check("inside-band", "inside the band, the loss is the unclipped surrogate -mean(r A)",
+                  "With every ratio inside [1 - eps, 1 + eps] nothing is clipped, so the loss must equal "
+                  "-mean(ratio * A) with ratio = exp(new_logp - old_logp); expected {expected}, got {got}.",
+                  applies=_inside, fields=("loss",)),
+            Check("clip-side", "outside the band, the min keeps the clipped term on the side the advantage pushes",
+                  "For A > 0 the objective must stop growing at ratio = 1 + eps, for A < 0 at ratio = 1 - eps: "
+                  "take the min of ratio * A and clip(ratio, 1 - eps, 1 + eps) * A, then negate the mean; "
+                  "expected {expected}, got {got}.",
+                  applies=_beyond, fields=("loss",)),
+            Check("clip-eps", "the band follows clip_eps",
+                  "With clip_eps = {eps} the band is [1 - {eps}, 1 + {eps}] around 1; expected {expected}, got {got}.",
+                  applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
+            Check("underflow", "log-probs near -1000 give a finite, right loss",
+                  "With log-probs near -1000, exp(logp) underflows to 0; the ratio must be exp(new_logp - old_logp) "
+                  "in log space. Expected {expected}, got {got}.",
+                  applies=lambda ex: bool((ex.arrays["old_logp"] < -500).any()), fields=("loss",)),
+            Check("defaults", "default clip_eps = 0.2",
+                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
+                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+            Check("matches-reference", "the loss matches the reference on random batches",
+                  "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
+            *self.gradient_checks(),
+        ]
+
+
+SPEC = PolicyLossSpec()

@@ -1,0 +1,113 @@
+"""Checker spec of the `total_loss` drill: ppo_total_loss(new_logp, old_logp, advantages, values,
+old_values, returns, entropy, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01) =
+policy + vf_coef * value - ent_coef * mean(entropy)."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, Example
+from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+
+
+def _quiet_policy(ex: Example) -> bool:
+    """Ratio 1 and A = 0 everywhere: the policy term is exactly 0."""
+    return bool((ex.arrays["new_logp"] == ex.arrays["old_logp"]).all() and (ex.arrays["advantages"] == 0).all())
+
+
+class TotalLossSpec(LossSpec):
+    drill_id = "total_loss"
+    function = "ppo_total_loss"
+    positional = ("new_logp", "old_logp", "advantages", "values", "old_values", "returns", "entropy")
+    hyper_defaults = {"clip_eps": 0.2, "vf_coef": 0.5, "ent_coef": 0.01}
+    trainable = ("new_logp", "values", "entropy")
+    constants = ("old_logp", "advantages", "old_values", "returns")
+
+    def strategy(self, framework: str):
+        @st.composite
+        def draw(draw):
+            shape = draw_shape(draw, framework, max_t=6)
+            old = draw_array(draw, grid(-3.0, -0.125, 0.125), shape)
+            lr = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
+            adv = draw_array(draw, grid(-2.0, 2.0, 0.25), shape)
+            vold = draw_array(draw, grid(-2.0, 2.0, 0.125), shape)
+            move = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
+            ret = draw_array(draw, grid(-3.0, 3.0, 0.25), shape)
+            ent = draw_array(draw, grid(0.0, 3.0, 0.125), shape)
+            hyper = {"clip_eps": draw(st.sampled_from([0.2, 0.1])),
+                     "vf_coef": draw(st.sampled_from([0.5, 0.5, 1.0, 0.25])),
+                     "ent_coef": draw(st.sampled_from([0.01, 0.01, 0.1, 0.5]))}
+            return Example({"new_logp": old + lr, "old_logp": old, "advantages": adv, "values": vold + move,
+                            "old_values": vold, "returns": ret, "entropy": ent}, hyper)
+        return draw()
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        def ex(label, ratios, adv, v, vold, ret, ent, **hyper):
+            old = np.full(len(ratios), -1.0)
+            arrays = {"new_logp": old + np.log(np.asarray(ratios, dtype=np.float64)), "old_logp": old,
+                      "advantages": adv, "values": v, "old_values": vold, "returns": ret, "entropy": ent}
+            arrays = {k: np.asarray(x, dtype=np.float64) for k, x in arrays.items()}
+            if framework == "torch":
+                arrays = {k: x[None] for k, x in arrays.items()}
+            return Example(arrays, hyper, f"edge: {label}")
+
+        one, zero = [1.0, 1.0, 1.0], [0.0, 0.0, 0.0]
+        return [
+            ex("only the entropy term (ratio 1, A = 0, V = R)", one, zero, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5],
+               [0.5, 0.5, 0.5], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.1),
+            ex("only the value term (ratio 1, A = 0, no entropy)", one, zero, [1.0, 0.0, 0.5], [1.0, 0.0, 0.5],
+               [2.0, -1.0, 0.0], zero, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("only the policy term (coefficients 0)", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5],
+               [0.0, 0.0, 0.0], [2.0, -1.0, 0.0], [1.0, 1.0, 1.0], clip_eps=0.2, vf_coef=0.0, ent_coef=0.0),
+            ex("value coefficient 1, entropy coefficient 0.5", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5],
+               [0.0, 0.0, 0.0], [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=1.0, ent_coef=0.5),
+            ex("clipped policy and value terms", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, -1.0, 0.5],
+               [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("default coefficients", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]),
+        ]
+
+    def reference_loss(self, t: dict, hyper: dict):
+        from checker.reference import policy_loss, total_loss, value_loss
+
+        p = policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
+        v = value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
+        return total_loss(p, v, t["entropy"], hyper["vf_coef"], hyper["ent_coef"])
+
+    def grad_hint(self, name: str) -> str:
+        if name == "entropy":
+            return " The entropy bonus is subtracted: d loss / d entropy = -ent_coef / N, so minimising raises entropy."
+        return ""
+
+    def checks(self) -> list[Check]:
+        return [
+            Check("entropy-term", "the entropy bonus is subtracted: - ent_coef * mean(entropy)",
+                  "With ratio 1, A = 0 and V = R only the entropy term is left, so the loss must be "
+                  "-ent_coef * mean(entropy) (a bonus: minimising the loss raises entropy); expected {expected}, "
+                  "got {got}.",
+                  applies=lambda ex: _quiet_policy(ex) and bool((ex.arrays["values"] == ex.arrays["returns"]).all()),
+                  fields=("loss",)),
+            Check("value-term", "the value loss enters as + vf_coef * value_loss",
+                  "With ratio 1, A = 0 and no entropy the loss must be + vf_coef * value_loss; expected {expected}, "
+                  "got {got}.",
+                  applies=lambda ex: _quiet_policy(ex) and not ex.arrays["entropy"].any(), fields=("loss",)),
+            Check("policy-term", "with zero coefficients, the total is the clipped policy loss",
+                  "With vf_coef = ent_coef = 0 the total must equal the clipped policy loss "
+                  "-mean(min(r A, clip(r, 1 - eps, 1 + eps) A)); expected {expected}, got {got}.",
+                  applies=lambda ex: ex.hyper.get("vf_coef") == 0 and ex.hyper.get("ent_coef") == 0, fields=("loss",)),
+            Check("coefficients", "vf_coef and ent_coef are applied to the right terms",
+                  "With vf_coef = {vf_coef} and ent_coef = {ent_coef} the total must be policy + vf_coef * value - "
+                  "ent_coef * mean(entropy); expected {expected}, got {got}.",
+                  applies=lambda ex: (ex.hyper.get("vf_coef", 0.5), ex.hyper.get("ent_coef", 0.01)) not in
+                  ((0.5, 0.01), (0.0, 0.0)), fields=("loss",)),
+            Check("defaults", "defaults clip_eps 0.2, vf_coef 0.5, ent_coef 0.01",
+                  "Called without the hyperparameters your function must use clip_eps = 0.2, vf_coef = 0.5 and "
+                  "ent_coef = 0.01; expected {expected}, got {got}.",
+                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+            Check("matches-reference", "the total matches the reference on random batches",
+                  "Your total loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
+            *self.gradient_checks(),
+        ]
+
+
+SPEC = TotalLossSpec()

@@ -1,0 +1,92 @@
+"""Checker spec of the `value_loss` drill: ppo_value_loss(values, old_values, returns, clip_eps=0.2) =
+0.5 * mean(max((V - R)^2, (V_old + clip(V - V_old, -eps, eps) - R)^2)); only `values` takes gradient."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from checker.specs.base import Check, Example
+from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+
+
+def _eps(ex: Example) -> float:
+    return ex.hyper.get("clip_eps", 0.2)
+
+
+def _moves_inside(ex: Example) -> bool:
+    return bool((np.abs(ex.arrays["values"] - ex.arrays["old_values"]) <= _eps(ex) - 1e-9).all())
+
+
+def _moves_outside(ex: Example) -> bool:
+    return bool((np.abs(ex.arrays["values"] - ex.arrays["old_values"]) > _eps(ex) + 1e-9).all())
+
+
+class ValueLossSpec(LossSpec):
+    drill_id = "value_loss"
+    function = "ppo_value_loss"
+    positional = ("values", "old_values", "returns")
+    hyper_defaults = {"clip_eps": 0.2}
+    trainable = ("values",)
+    constants = ("old_values", "returns")
+
+    def strategy(self, framework: str):
+        @st.composite
+        def draw(draw):
+            shape = draw_shape(draw, framework)
+            old = draw_array(draw, grid(-2.0, 2.0, 0.125), shape)
+            move = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
+            ret = draw_array(draw, grid(-3.0, 3.0, 0.25), shape)
+            eps = draw(st.sampled_from([0.2, 0.2, 0.1, 0.5]))
+            return Example({"values": old + move, "old_values": old, "returns": ret}, {"clip_eps": eps})
+        return draw()
+
+    def edge_cases(self, framework: str) -> list[Example]:
+        def ex(v, old, ret, label, **hyper):
+            arrays = {k: np.asarray(x, dtype=np.float64) for k, x in
+                      (("values", v), ("old_values", old), ("returns", ret))}
+            if framework == "torch":
+                arrays = {k: x[None] for k, x in arrays.items()}
+            return Example(arrays, hyper, f"edge: {label}")
+
+        return [
+            ex([1.0, 1.0], [0.0, 0.0], [2.0, 0.5], "shared notes probe 3.4 (loss 0.8725)", clip_eps=0.2),
+            ex([0.1, -0.1, 0.15], [0.0, 0.0, 0.0], [1.0, -1.0, 0.5], "every move inside the band", clip_eps=0.2),
+            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "moved past the band towards the return",
+               clip_eps=0.2),
+            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [0.5, -0.5, 0.25], "moved past the return", clip_eps=0.2),
+            ex([2.0, 3.0], [1.0, 1.0], [1.0, 4.0], "V_old far from 0", clip_eps=0.2),
+            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "clip_eps = 0.5", clip_eps=0.5),
+            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "default clip_eps"),
+            ex([0.5], [0.0], [0.5], "T = 1, V equals R", clip_eps=0.2),
+        ]
+
+    def reference_loss(self, t: dict, hyper: dict):
+        from checker.reference import value_loss
+
+        return value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
+
+    def checks(self) -> list[Check]:
+        return [
+            Check("inside-band-mse", "when every move stays inside the band, the loss is 0.5 mean((V - R)^2)",
+                  "When every |values - old_values| <= eps the clipped prediction equals the prediction, so the loss "
+                  "must be 0.5 * mean((values - returns)^2); expected {expected}, got {got}.",
+                  applies=_moves_inside, fields=("loss",)),
+            Check("pessimistic-max", "outside the band, the loss takes the max of the two squared errors",
+                  "When V moved more than eps from old_values, the loss must take max((V - R)^2, "
+                  "(old_values + clip(V - old_values, -eps, eps) - R)^2) per element, then 0.5 * mean; "
+                  "expected {expected}, got {got}.",
+                  applies=_moves_outside, fields=("loss",)),
+            Check("clip-eps", "the band follows clip_eps",
+                  "With clip_eps = {eps} the prediction may move at most {eps} from old_values; expected {expected}, "
+                  "got {got}.",
+                  applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
+            Check("defaults", "default clip_eps = 0.2",
+                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
+                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+            Check("matches-reference", "the loss matches the reference on random batches",
+                  "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
+            *self.gradient_checks(),
+        ]
+
+
+SPEC = ValueLossSpec()
