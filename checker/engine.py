@@ -32,6 +32,7 @@ class Failure:
     example: Example
     mismatch: Mismatch | None
     detail: str = ""
+    got: dict | None = None  # the answer's outputs on this example (when they had the right structure)
 
 
 def _runner():
@@ -86,7 +87,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         fail = min(failures[head.id], key=lambda f: f.example.size())
         if fail.example.label == "random" and head.id not in dict(OUTPUT_CHECKS) and head.custom is None:
             fail = shrink(spec, framework, head, fail, source, run, kwargs)
-        report.counterexample = _counterexample(spec, framework, head, fail, results, expected)
+        report.counterexample = _counterexample(spec, framework, head, fail)
         for cr, c in zip(report.checks, checks):
             if not cr.passed:
                 cr.message = message(spec, c, min(failures[c.id], key=lambda f: f.example.size()))
@@ -148,11 +149,11 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
             if c.custom is not None:
                 detail = c.custom(ex, got)
                 if detail:
-                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail))
+                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
                 continue
             mm = _grad_aware_mismatch(exp_all, got_all, c.fields, r.grad_error)
             if mm is not None:
-                failures.setdefault(c.id, []).append(Failure(i, ex, mm))
+                failures.setdefault(c.id, []).append(Failure(i, ex, mm, "", got))
     return [c for c in checks if c.id in applied], failures
 
 
@@ -194,7 +195,6 @@ def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source,
         if not still:
             break
         best = min(still, key=lambda f: f.example.size())
-        best = Failure(best.index, best.example, best.mismatch, best.detail)
     return best
 
 
@@ -229,36 +229,27 @@ def _field_name(field: str) -> str:
     return field
 
 
-def _counterexample(spec, framework, check: Check, fail: Failure, results, expected) -> Counterexample:
+def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexample:
+    """Inputs, the reference's outputs and the answer's outputs on the failing example (whole arrays);
+    for a gradient check, the gradient in question."""
     ex = fail.example
-    inputs = {k: v for k, v in ex.arrays.items()}
-    inputs.update({k: v for k, v in ex.hyper.items()})
+    inputs = {**ex.arrays, **ex.hyper}
     exp = spec.reference(ex, framework) if ex.invalid is None else Expected({})
-    fields = check.fields or spec.output_fields
-    exp_out, got_out = {}, {}
-    if fail.mismatch is not None and fail.mismatch.field.startswith(("grad:", "nograd:")):
-        exp_out[_field_name(fail.mismatch.field)] = fail.mismatch.expected if fail.mismatch.index == () \
-            else exp.grads.get(fail.mismatch.field.split(":", 1)[1])
-        got_out[_field_name(fail.mismatch.field)] = fail.mismatch.got
+    mm = fail.mismatch
+    if mm is not None and mm.field.startswith(("grad:", "nograd:")):
+        name = mm.field.split(":", 1)[1]
+        label = _field_name(mm.field)
+        expected = {label: exp.grads.get(name) if exp.grads.get(name) is not None else "no gradient"}
+        got = {label: mm.got if mm.index == () else None}
+        if fail.got is not None and mm.index != ():
+            got = {label: mm.got}
     else:
-        for f in fields:
-            if f in exp.outputs:
-                exp_out[f] = exp.outputs[f]
-        if fail.mismatch is not None:
-            got_out[fail.mismatch.field] = fail.mismatch.got
-        if fail.detail and not fail.mismatch:
-            got_out = {"result": fail.detail}
-            exp_out = exp_out or {"result": "see the check above"}
-    where = spec.where(fail.mismatch) if fail.mismatch else ""
-    # show whole rows, not one element, where the check compared arrays
-    if fail.mismatch is not None and fail.mismatch.index and not fail.mismatch.field.startswith(("grad:", "nograd:")):
-        got_out = {}
-    return Counterexample(check.id, ex.label, inputs, exp_out, got_out or _whole_got(spec, framework, fail),
-                          where)
-
-
-def _whole_got(spec, framework, fail: Failure) -> dict:
-    return {} if fail.mismatch is None else {fail.mismatch.field: fail.mismatch.got}
+        fields = [f for f in (check.fields or spec.output_fields) if f in exp.outputs] or list(exp.outputs)
+        expected = {f: exp.outputs[f] for f in fields}
+        got = {f: fail.got.get(f) for f in fields} if fail.got is not None else {}
+        if fail.detail and fail.got is None:
+            got = {"result": fail.detail}
+    return Counterexample(check.id, ex.label, inputs, expected, got, spec.where(mm) if mm else "")
 
 
 def _diagnoses(spec, framework, examples, calls, results, expected, failures) -> list[Diagnosis]:

@@ -67,6 +67,7 @@ class Report:
             "error": self.error,
             "elapsed_ms": round(self.elapsed_ms, 1),
             "notes": list(self.notes),
+            "stdout": self.stdout,
         }
 
     def render(self, color: bool = False) -> str:
@@ -172,3 +173,16 @@ def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
     import textwrap
 
     return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent)
+
+
+def report_from_json(data: dict) -> Report:
+    """Rebuild a Report from `to_json()` output (the warm checker worker sends reports as JSON)."""
+    cx = data.get("counterexample")
+    return Report(
+        drill=data["drill"], framework=data["framework"], passed=data["passed"],
+        checks=[CheckResult(**c) for c in data.get("checks", [])],
+        diagnoses=[Diagnosis(**d) for d in data.get("diagnoses", [])],
+        counterexample=Counterexample(**cx) if cx else None,
+        error=data.get("error"), elapsed_ms=data.get("elapsed_ms", 0.0), notes=data.get("notes", []),
+        stdout=data.get("stdout", ""),
+    )

@@ -112,7 +112,7 @@ class ActorLossSpec(LossSpec):
             for b in range(B):
                 out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
         for k in (1, 0):
-            arrays = {n: (np.round(v, k) if v.dtype != bool else v) for n, v in ex.arrays.items()}
+            arrays = {n: (np.round(v, k) + 0.0 if v.dtype != bool else v) for n, v in ex.arrays.items()}
             out.append(Example(arrays, dict(ex.hyper), ex.label))
         return out
 

@@ -141,7 +141,7 @@ class DrillSpec:
         """Simpler variants of `ex`: by default rounded values (subclasses add smaller shapes)."""
         out = []
         for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) if v.dtype != bool else v) for k, v in ex.arrays.items()}
+            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype != bool else v) for k, v in ex.arrays.items()}
             out.append(Example(arrays, dict(ex.hyper), ex.label, ex.invalid))
         return out
 

@@ -1,0 +1,29 @@
+"""Run a candidate's answer in isolation: `run_candidate(source, function, calls, limits=...)`.
+
+The trusted process (checker worker or CLI) calls `prepare_parent()` once, then `run_candidate` per
+check. Each run forks a child that confines itself (own session, no network, rlimits, an unused uid
+when the parent is root, no inherited descriptors), loads `source` as a module compiled with
+`filename`, calls `function` once per `Call` on fresh copies of the inputs, and streams results
+back as JSON plus raw array bytes (never pickles). The parent enforces the wall-clock limit and the
+output cap, kills every process the child started, reaps it, and classifies the ending.
+
+Knows nothing about drills: the caller decides what the values mean. See docs/isolation.md for
+what this does and does not protect against.
+"""
+from checker.sandbox.model import (
+    ERROR_KINDS,
+    Call,
+    CallError,
+    CallResult,
+    Limits,
+    Opaque,
+    ReturnedArray,
+    RunResult,
+    SandboxError,
+)
+from checker.sandbox.runner import prepare_parent, reap_finished, run_candidate
+
+__all__ = [
+    "ERROR_KINDS", "Call", "CallError", "CallResult", "Limits", "Opaque", "ReturnedArray",
+    "RunResult", "SandboxError", "prepare_parent", "reap_finished", "run_candidate",
+]

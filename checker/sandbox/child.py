@@ -1,0 +1,259 @@
+"""What the forked child does: confine itself, load the candidate's module, call the function and
+stream one frame per step back to the parent (hello, signature, one per call, then done or error).
+
+Everything here runs in the child and ends in `os._exit`; it never returns into the caller's code.
+The candidate's code can tamper with this module once it runs, which is why the parent trusts
+only the hello frame (sent before any candidate code) and validates everything else as data.
+"""
+from __future__ import annotations
+
+import inspect
+import io
+import linecache
+import os
+import sys
+import time
+import traceback
+import types
+
+from checker.sandbox.frames import Encoder, pack_frame, write_all
+from checker.sandbox.isolation import RESULT_FD, isolate_child
+
+MODULE_NAME = "__answer__"
+_MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough memory",
+                   "Cannot allocate memory", "out of memory")
+
+
+def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid) -> None:
+    """Entry point right after fork. Never returns."""
+    code = 0
+    try:
+        t0 = time.perf_counter()
+        notes, facts = isolate_child(result_w, output_w, parent_pid, limits)
+        torch = sys.modules.get("torch")
+        if torch is not None:
+            torch.set_num_threads(1)
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", line_buffering=True)
+        sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                                      errors="backslashreplace", line_buffering=True)
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+        setup_ms = (time.perf_counter() - t0) * 1e3
+        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms})
+        _run(source, function, calls, filename)
+    except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
+        code = 1
+        try:
+            _send_error(exc, filename, None, stage="setup")
+        except BaseException:  # noqa: BLE001
+            code = 2
+    finally:
+        os._exit(code)
+
+
+def _send(header: dict, blobs=None) -> None:
+    write_all(RESULT_FD, pack_frame(header, blobs))
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - the candidate may have replaced or closed it
+            pass
+
+
+def _run(source, function, calls, filename) -> None:
+    t0 = time.perf_counter()
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        _send({"type": "error", "kind": "syntax", "exc_type": type(exc).__name__,
+               "exc_message": str(exc.msg or exc), "line": exc.lineno,
+               "detail": "".join(traceback.format_exception_only(type(exc), exc))[-2000:]})
+        return
+    except (ValueError, MemoryError, RecursionError) as exc:  # null bytes, absurd nesting
+        _send_error(exc, filename, None, stage="compile")
+        return
+    module = types.ModuleType(MODULE_NAME)
+    module.__file__ = filename
+    sys.modules[MODULE_NAME] = module
+    try:
+        exec(code, module.__dict__)
+    except BaseException as exc:  # noqa: BLE001
+        _send_error(exc, filename, None, stage="import")
+        return
+    fn = module.__dict__.get(function)
+    if not callable(fn):
+        defined = sorted(name for name, v in module.__dict__.items()
+                         if isinstance(v, types.FunctionType) and not name.startswith("__"))
+        _send({"type": "error", "kind": "missing-function", "function": function,
+               "defined": defined[:20], "found_type": None if fn is None else type(fn).__name__})
+        return
+    params, param_names = _signature(fn)
+    _send({"type": "signature", "params": params, "load_ms": (time.perf_counter() - t0) * 1e3})
+    t1 = time.perf_counter()
+    for index, call in enumerate(calls):
+        args, kwargs, named = _fresh_inputs(call, param_names)
+        try:
+            out = fn(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001
+            if call.expect_error and isinstance(exc, Exception) and _memory_kind(exc) is None:
+                _send({"type": "call", "index": index, "ok": False,
+                       "error": {"type": type(exc).__name__, "message": _text(exc),
+                                 "line": _candidate_line(exc, filename)}})
+                continue
+            _flush()
+            _send_error(exc, filename, index, stage="call")
+            return
+        enc = Encoder()
+        try:
+            value = enc.encode(out)
+            grads, grad_error = (_backprop(out, call, named, enc) if call.grad_of is not None
+                                 else ({}, None))
+        except BaseException as exc:  # noqa: BLE001 - e.g. MemoryError copying a huge result
+            _flush()
+            _send_error(exc, filename, index, stage="result")
+            return
+        _send({"type": "call", "index": index, "ok": True, "value": value, "grads": grads,
+               "grad_error": grad_error}, enc.blobs)
+    _flush()
+    _send({"type": "done", "calls_ms": (time.perf_counter() - t1) * 1e3})
+
+
+def _signature(fn) -> tuple[list[dict] | None, list[str]]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None, []
+    params, names = [], []
+    for p in sig.parameters.values():
+        has_default = p.default is not inspect.Parameter.empty
+        default = p.default if has_default else None
+        if has_default and not (default is None or type(default) in (bool, int, float, str)):
+            default = _safe_repr(default)
+        if type(default) is float and default != default:
+            default = "nan"
+        params.append({"name": p.name, "kind": p.kind.name, "default": default,
+                       "has_default": has_default})
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+    return params, names
+
+
+def _copy(value, requires_grad: bool = False):
+    """A fresh copy so nothing a call does to its inputs reaches the next call."""
+    np = sys.modules.get("numpy")
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        fresh = value.detach().clone()
+        if requires_grad or value.requires_grad:
+            fresh.requires_grad_(True)
+        return fresh
+    if np is not None and isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def _fresh_inputs(call, param_names):
+    wrt = set(call.grad_wrt)
+    named = {}
+    args = []
+    for i, a in enumerate(call.args):
+        names = [f"arg{i}"] + ([param_names[i]] if i < len(param_names) else [])
+        fresh = _copy(a, requires_grad=bool(wrt.intersection(names)))
+        for n in names:
+            named[n] = fresh
+        args.append(fresh)
+    kwargs = {}
+    for k, a in call.kwargs.items():
+        kwargs[k] = named[k] = _copy(a, requires_grad=k in wrt)
+    return args, kwargs, named
+
+
+def _backprop(out, call, named, enc: Encoder):
+    torch = sys.modules.get("torch")
+    grads = {name: {"t": "none"} for name in call.grad_wrt}
+    target = out
+    try:
+        for part in [p for p in call.grad_of.split(".") if p != ""]:
+            target = target[part] if isinstance(target, dict) else target[int(part)]
+    except (LookupError, ValueError, TypeError):
+        return grads, f"the output has no element at {call.grad_of!r}"
+    if torch is None or not isinstance(target, torch.Tensor):
+        return grads, f"the output at {call.grad_of!r} is a {type(target).__name__}, not a tensor"
+    if not target.requires_grad:
+        return grads, f"the output at {call.grad_of!r} does not require grad (no grad_fn)"
+    try:
+        (target if target.dim() == 0 else target.sum()).backward()
+    except Exception as exc:  # noqa: BLE001 - reported, the value is still useful
+        return grads, f"backward() failed: {type(exc).__name__}: {_text(exc)}"
+    for name in call.grad_wrt:
+        t = named.get(name)
+        if isinstance(t, torch.Tensor) and t.grad is not None:
+            grads[name] = enc.encode(t.grad)
+    return grads, None
+
+
+def _text(exc: BaseException, limit: int = 500) -> str:
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001
+        text = "<unprintable message>"
+    return text[:limit]
+
+
+def _safe_repr(value, limit: int = 200) -> str:
+    try:
+        return repr(value)[:limit]
+    except BaseException:  # noqa: BLE001
+        return f"<{type(value).__name__}>"
+
+
+def _candidate_frames(exc: BaseException, filename: str):
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            frames.append((tb.tb_frame.f_code.co_name, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
+def _candidate_line(exc: BaseException, filename: str) -> int | None:
+    frames = _candidate_frames(exc, filename)
+    return frames[-1][1] if frames else None
+
+
+def _memory_kind(exc: BaseException) -> str | None:
+    if isinstance(exc, MemoryError):
+        return "memory"
+    if isinstance(exc, RuntimeError) and any(m in _text(exc, 2000) for m in _MEMORY_MARKERS):
+        return "memory"
+    return None
+
+
+def _send_error(exc: BaseException, filename: str, index: int | None, stage: str) -> None:
+    frames = _candidate_frames(exc, filename)
+    detail_lines = []
+    for name, lineno in frames[-8:]:
+        text = linecache.getline(filename, lineno).strip()
+        detail_lines.append(f'  File "{filename}", line {lineno}, in {name}\n    {text}\n')
+    detail_lines.append(f"{type(exc).__name__}: {_text(exc)}\n")
+    if isinstance(exc, SystemExit):
+        kind = "crash"
+    else:
+        kind = _memory_kind(exc) or "exception"
+    if stage == "setup":
+        kind = "crash"
+    _send({"type": "error", "kind": kind, "stage": stage, "call_index": index,
+           "exc_type": type(exc).__name__, "exc_message": _text(exc),
+           "line": frames[-1][1] if frames else None, "detail": "".join(detail_lines)[-3000:]})

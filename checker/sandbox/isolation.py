@@ -1,0 +1,205 @@
+"""Confining the forked child, and clearing up after it.
+
+Child side (`isolate_child`), in this order: own session; stdin/stdout/stderr/result pipe on fds
+0-3 and every other inherited fd closed; cwd "/" and a scrubbed environment; namespaces (as root a
+network namespace; as an ordinary user a user+pid+network namespace where the kernel allows it);
+rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused
+uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this run and nothing
+else); no-new-privileges; death with the parent. Each step costs well under a millisecond.
+
+Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root) or
+of its pid namespace (ordinary user), repeating until none is left, so a grandchild that called
+setsid cannot outlive the check.
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import resource
+import signal
+import time
+
+#: First uid of the range used for sandboxed runs (one uid per run: base + the child's pid).
+SANDBOX_UID_BASE = 1_500_000_000
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+
+RESULT_FD = 3
+_KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def sandbox_uid(child_pid: int) -> int:
+    """The uid a root parent gives the child with this pid."""
+    return SANDBOX_UID_BASE + child_pid
+
+
+def _unshare(flags: int) -> int:
+    """unshare(2); returns 0 or the errno."""
+    if _libc.unshare(ctypes.c_int(flags)) == 0:
+        return 0
+    return ctypes.get_errno()
+
+
+def _prctl(option: int, arg: int) -> int:
+    if _libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg), ctypes.c_ulong(0), ctypes.c_ulong(0),
+                   ctypes.c_ulong(0)) == 0:
+        return 0
+    return ctypes.get_errno()
+
+
+def _vm_bytes() -> int:
+    """Address space the child maps right now (it inherited the parent's, torch included)."""
+    fd = os.open("/proc/self/statm", os.O_RDONLY)
+    try:
+        return int(os.read(fd, 256).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(fd)
+
+
+def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tuple[list[str], dict]:
+    """Confine the current (freshly forked) process. Returns (notes, facts) for the hello frame.
+
+    Runs before any candidate code, so what it reports can be trusted by the parent. Raises on a
+    failure that would leave the child unconfined; the caller turns that into a crash report.
+    """
+    notes: list[str] = []
+    facts: dict = {}
+    os.setsid()
+    # Move the two pipes out of the way, then lay out fds 0-3 and close everything else inherited.
+    res = fcntl.fcntl(result_w, fcntl.F_DUPFD, 10)
+    out = fcntl.fcntl(output_w, fcntl.F_DUPFD, 10)
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.dup2(res, RESULT_FD)
+    os.closerange(RESULT_FD + 1, 1 << 20)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)
+    except (ValueError, OSError):
+        pass
+    os.chdir("/")
+    keep = {k: os.environ[k] for k in _KEEP_ENV if k in os.environ}
+    os.environ.clear()
+    os.environ.update(keep)
+    os.environ["HOME"] = "/nonexistent"
+
+    root = os.geteuid() == 0
+    if root:
+        err = _unshare(CLONE_NEWNET)
+        if err:
+            notes.append(f"network isolation unavailable: unshare(CLONE_NEWNET) failed ({os.strerror(err)})")
+    else:
+        err = _unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
+        if err == 0:
+            facts["pid_ns"] = os.readlink("/proc/self/ns/pid_for_children")
+        else:
+            notes.append("network isolation unavailable: not root and user namespaces disabled "
+                         f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
+                         "the check, and the answer runs with your user's file permissions")
+
+    vm = _vm_bytes()
+    mem = vm + limits.memory_mb * 1024 * 1024
+    for rlim, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 0),
+                        (resource.RLIMIT_AS, mem), (resource.RLIMIT_NOFILE, RESULT_FD + 1),
+                        (resource.RLIMIT_NPROC, limits.max_processes)):
+        resource.setrlimit(rlim, (value, value))
+    cpu = max(1, int(limits.cpu_s))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+
+    if root:
+        uid = sandbox_uid(os.getpid())
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        facts["uid"] = uid
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    # The death signal is cleared by a credential change, so it is set after the uid drop.
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(70)
+    return notes, facts
+
+
+# ------------------------------------------------------------------------------------------- parent
+
+def _proc_pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _status_matches_uid(pid: int, uid_field: bytes) -> bool:
+    """True when /proc/pid is alive (not a zombie) and its real uid is the given one."""
+    try:
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        data = os.read(fd, 2048)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    if uid_field not in data:
+        return False
+    state = data.find(b"\nState:\t")
+    return state < 0 or data[state + 8:state + 9] not in (b"Z", b"X")
+
+
+def _in_pid_ns(pid: int, ns: str) -> bool:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid") == ns
+    except OSError:
+        return False
+
+
+def processes_of_uid(uid: int) -> list[int]:
+    """Live (non-zombie) processes whose real uid is `uid`."""
+    field = b"\nUid:\t%d\t" % uid
+    return [pid for pid in _proc_pids() if _status_matches_uid(pid, field)]
+
+
+def _sweep(find, budget_s: float = 2.0) -> bool:
+    """SIGKILL whatever `find()` returns until it returns nothing; False if something survived."""
+    deadline = time.monotonic() + budget_s
+    while True:
+        pids = find()
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.0005)
+
+
+def kill_tree(pid: int, uid: int | None, pid_ns: str | None) -> list[str]:
+    """Kill the child, its session and every process it started. Returns notes on anything left."""
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError as exc:
+            if exc.errno not in (errno.ESRCH, errno.EPERM):
+                raise
+    # The child itself is not waited for: once kill() has returned, a pending SIGKILL makes any
+    # fork it attempts fail, so only processes that exist now can be left, and the sweep gets them.
+    # The caller reaps the child later (its pid, and so its uid, stays reserved until then).
+    notes = []
+    if uid is not None and not _sweep(lambda: [p for p in processes_of_uid(uid) if p != pid]):
+        notes.append(f"processes of sandbox uid {uid} survived the kill")
+    if pid_ns is not None and not _sweep(lambda: [p for p in _proc_pids() if _in_pid_ns(p, pid_ns)]):
+        notes.append("processes in the sandbox pid namespace survived the kill")
+    return notes
