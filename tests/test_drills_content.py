@@ -334,6 +334,11 @@ def test_core_drill_metadata(drill_id):
     assert drill.frameworks == (("torch",) if drill_id == "actor_loss" else ("numpy", "torch"))
     assert len(drill.hints) == 3 and all(drill.hints)
     assert not re.search(r"[\u4e00-\u9fff]", drill.prompt), "prompt.md is English; Chinese goes in prompt.zh.md"
+    assert drill.prompt_zh and re.search(r"[\u4e00-\u9fff]", drill.prompt_zh)
+    # The Chinese prompt states the same signature and the same worked numbers as the English one.
+    assert SIGNATURES[drill_id].split("(")[0] in drill.prompt_zh
+    numbers = set(re.findall(r"-?\d+\.\d+", drill.prompt))
+    assert numbers == set(re.findall(r"-?\d+\.\d+", drill.prompt_zh)), drill_id
 
 
 @pytest.mark.parametrize("pitfall_id", list(PITFALLS))
