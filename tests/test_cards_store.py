@@ -192,7 +192,8 @@ def test_kill_9_during_reviews_loses_no_committed_review(tmp_path):
             assert line, proc.stderr.read()
             reported.append(int(line))
         os.kill(proc.pid, signal.SIGKILL)
-        rest, _ = proc.communicate(timeout=30)
+        proc.wait(timeout=30)
+        rest = proc.stdout.read()  # drains what the text wrapper already buffered, then EOF
     finally:
         if proc.poll() is None:
             proc.kill()
