@@ -34,9 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     from checker import cli as checker_cli
     from cards import cli as cards_cli
+    from cards import plan_cli
     from tui import commands as tui_commands
 
-    for module in (checker_cli, cards_cli, tui_commands):
+    for module in (checker_cli, cards_cli, plan_cli, tui_commands):
         module.register(sub)
     return parser
 
