@@ -349,6 +349,7 @@ def test_pitfall_drill_metadata(pitfall_id):
     assert (drill.kind, drill.base, drill.mistake_id, drill.frameworks) == ("pitfall", base_id, mistake_id, frameworks)
     assert 2 <= drill.target_minutes <= 4
     assert drill.prompt.startswith("This code has one bug.")
+    assert drill.prompt_zh and drill.prompt_zh.startswith("这段代码有一个 bug。")
     assert drill.function == base.function and drill.signature == base.signature
     assert [m.id for m in drill.mistakes] == [m.id for m in base.mistakes]
     assert set(p.name for p in drill.path.iterdir()) <= {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md"}
