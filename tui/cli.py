@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in (checker_cli, cards_cli, plan_cli, tui_commands):
         module.register(sub)
+    try:  # `ppo-drill mock` opens the app on its mock screen (issue 6)
+        from tui import mock_command
+    except ImportError:
+        pass
+    else:
+        mock_command.register(sub)
     return parser
 
 
