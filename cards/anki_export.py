@@ -102,9 +102,33 @@ def export_apkg(deckset: DeckSet, path: Path | str, lang: str = "en") -> int:
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        genanki.Package(decks).write_to_file(tmp)
+        _write_package(genanki.Package(decks), Path(tmp))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return count
+
+
+def _write_package(package: object, target: Path) -> None:
+    """`genanki.Package.write_to_file` without its leaked temp database: the collection is built
+    in a private temp folder that is always removed. Note times are now (Anki updates a note on
+    re-import only when the incoming one is newer)."""
+    import itertools
+    import json
+    import sqlite3
+    import time
+    import zipfile
+
+    with tempfile.TemporaryDirectory(prefix="ppo-drill-apkg-") as work:
+        db_path = Path(work) / "collection.anki2"
+        conn = sqlite3.connect(db_path)
+        try:
+            timestamp = time.time()
+            package.write_to_db(conn.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
+            conn.commit()
+        finally:
+            conn.close()
+        with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as out:
+            out.write(db_path, "collection.anki2")
+            out.writestr("media", json.dumps({}))

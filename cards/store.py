@@ -263,7 +263,20 @@ class ProgressStore:
             )
 
     def _migrate(self) -> None:
-        """Apply pending migrations, each in its own transaction with its version bump."""
+        """Apply pending migrations, each in its own transaction with its version bump.
+
+        An existing file is first copied to `progress.v<N>.backup.sqlite3` (SQLite's online
+        backup, consistent even with other readers), so an upgrade can always be undone.
+        """
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if 0 < version < SCHEMA_VERSION:
+            backup = self.path.with_name(f"{self.path.stem}.v{version}.backup{self.path.suffix}")
+            if not backup.exists():
+                target = sqlite3.connect(backup)
+                try:
+                    self._db.backup(target)
+                finally:
+                    target.close()
         while True:
             with self._write():
                 version = self._db.execute("PRAGMA user_version").fetchone()[0]

@@ -134,6 +134,11 @@ def test_migrates_a_version_1_file_keeping_its_reviews(tmp_path):
     with ProgressStore(path) as store:
         assert store.schema_version == SCHEMA_VERSION == 2
         assert [r.uid for r in store.reviews("c1")] == ["u1"]
+    backup = sqlite3.connect(tmp_path / "progress.v1.backup.sqlite3")
+    assert backup.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert backup.execute("SELECT uid FROM review_log").fetchall() == [("u1",)]
+    backup.close()
+    with ProgressStore(path) as store:
         assert store.card_state("c1") == state
         store.record_attempt("gae", framework="numpy", started_at=T0, passed=True)
         assert len(store.attempts("gae")) == 1
