@@ -30,6 +30,7 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
     review's duration (injected so tests are deterministic).
     """
     done = 0
+    echo = not (hasattr(stdin, "isatty") and stdin.isatty())  # piped input is not echoed by a terminal
 
     def say(text: str = "") -> None:
         stdout.write(text + "\n")
@@ -39,8 +40,9 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
         stdout.write(prompt)
         stdout.flush()
         line = stdin.readline()
+        if echo or not line:
+            stdout.write(line.rstrip("\n") + "\n")
         if not line:
-            stdout.write("\n")
             return None
         return line.strip().lower()
 

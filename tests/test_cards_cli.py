@@ -243,3 +243,24 @@ def test_cards_package_never_imports_torch_or_textual():
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_run_review_records_each_answer_time_and_stops_at_the_limit(decks, tmp_path):
+    from datetime import datetime, timezone
+
+    from cards.deck import load_decks
+    from cards.review_loop import run_review
+    from cards.scheduler import Scheduler
+
+    ticks = iter([10.0, 12.5, 20.0, 20.75, 30.0])
+    now = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        sched = Scheduler(store, load_decks(decks), clock=lambda: now, fuzz=False)
+        out = io.StringIO()
+        done = run_review(sched, stdin=io.StringIO("\n3\n\n2\n\n4\n"), stdout=out, limit=2,
+                          monotonic=lambda: next(ticks))
+        assert done == 2
+        assert [(r.card_id, r.rating, r.duration_ms) for r in store.reviews()] == [
+            ("a-one", 3, 2500), ("a-two", 2, 750)]
+        assert "> 3\n" in out.getvalue()  # piped answers are echoed so transcripts read well
+        assert out.getvalue().rstrip().endswith("Reviewed 2 cards.")
