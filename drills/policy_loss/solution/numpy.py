@@ -1,4 +1,4 @@
-"""Model answer, PPO clipped policy loss in NumPy."""
+"""PPO clipped policy loss in NumPy."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Model answer, PPO total loss in PyTorch: clipped policy loss + value loss - entropy bonus."""
+"""PPO total loss in PyTorch: clipped policy loss + value loss - entropy bonus."""
 import torch
 
 

@@ -1,4 +1,4 @@
-"""Model answer, GAE in PyTorch: a batch of B trajectories, scanned backwards over time."""
+"""GAE in PyTorch for a batch of B trajectories."""
 import torch
 
 
@@ -16,7 +16,7 @@ def compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):
         next_value = values[:, t + 1]
         not_done = 1.0 - dones[:, t]
         delta = rewards[:, t] + gamma * next_value * not_done - values[:, t]
-        # Fold in the advantage of the steps ahead.
+        # Accumulate the running advantage.
         last_adv = delta + gamma * lam * last_adv
         advantages[:, t] = last_adv
     # Value targets: the advantage added back onto the baseline it was measured against.

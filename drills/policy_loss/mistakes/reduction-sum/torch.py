@@ -1,4 +1,4 @@
-"""Model answer, PPO clipped policy loss in PyTorch."""
+"""PPO clipped policy loss in PyTorch."""
 import torch
 
 

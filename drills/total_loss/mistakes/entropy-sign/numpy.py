@@ -1,4 +1,4 @@
-"""Model answer, PPO total loss in NumPy: clipped policy loss + value loss - entropy bonus."""
+"""PPO total loss in NumPy: clipped policy loss + value loss - entropy bonus."""
 import numpy as np
 
 

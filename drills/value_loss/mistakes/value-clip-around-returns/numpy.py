@@ -1,4 +1,4 @@
-"""Model answer, PPO clipped value loss in NumPy."""
+"""PPO clipped value loss in NumPy."""
 import numpy as np
 
 

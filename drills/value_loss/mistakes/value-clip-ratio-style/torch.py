@@ -1,4 +1,4 @@
-"""Model answer, PPO clipped value loss in PyTorch."""
+"""PPO clipped value loss in PyTorch."""
 import torch
 
 
