@@ -6,7 +6,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import numpy as np
+# numpy is imported lazily: the app reads reports without paying for it at start-up
 
 
 @dataclass
@@ -80,30 +80,31 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
         return jsonable(value.tolist())
-    if isinstance(value, (np.floating, float)):
-        f = float(value)
-        return f if math.isfinite(f) else ("nan" if math.isnan(f) else ("inf" if f > 0 else "-inf"))
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else ("nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
     return value
 
 
 def fmt(value: Any) -> str:
-    """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, True."""
+    """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, T/F for booleans; accepts
+    numpy values and their JSON form (nested lists, "nan"/"inf" strings)."""
     if value is None:
         return "—"
+    if hasattr(value, "tolist"):
+        value = value.tolist()
     if isinstance(value, str):
         return value
-    arr = np.asarray(value)
-    if arr.dtype == bool:
-        return str(arr.tolist()).replace("True", "T").replace("False", "F") if arr.ndim else str(bool(arr))
-    if arr.ndim == 0:
-        return _num(float(arr))
-    return "[" + ", ".join(fmt(x) for x in arr) + "]"
+    if isinstance(value, bool):
+        return "T" if value else "F"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(fmt(x) for x in value) + "]"
+    if isinstance(value, (int, float)):
+        return _num(float(value))
+    return str(value)
 
 
 def _num(x: float) -> str:

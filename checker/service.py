@@ -1,0 +1,210 @@
+"""The warm checker worker the app (and anything long-running) talks to.
+
+`CheckerClient` starts `python -m checker.service` in the background: a trusted process that imports
+torch, numpy and hypothesis once, draws every drill's examples, and then answers check requests — each
+one forking a fresh sandboxed child for the candidate's code — in tens of milliseconds. The client's
+module imports nothing heavy, so the app opens fast while the worker warms up.
+
+Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
+"seed"}`; reply `{"id", "ok": true, "report": Report.to_json()}`, or `{"id", "ok": false, "usage": msg}`
+when the drill or framework cannot be inferred, or `{"id", "ok": false, "error": msg}` when the checker
+itself failed. The worker announces `{"ready": true}` once imported and exits when its stdin closes.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections import deque
+from concurrent.futures import Future
+
+
+class CheckerUnavailable(RuntimeError):
+    """The checker worker could not be started or died; the message says why."""
+
+
+class CheckerClient:
+    """A handle on one warm checker worker process. Thread-safe; requests are answered in order."""
+
+    def __init__(self, python: str | None = None, start: bool = True, env: dict | None = None):
+        self._python = python or sys.executable
+        self._env = env
+        self._proc: subprocess.Popen | None = None
+        self._pending: dict[int, Future] = {}
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._ready = threading.Event()
+        self._stderr: deque[str] = deque(maxlen=40)
+        self._dead: str | None = None
+        if start:
+            self.start()
+
+    # ---- lifecycle ----------------------------------------------------------------------------
+    def start(self) -> None:
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is None:
+                return
+            self._ready.clear()
+            self._dead = None
+            env = dict(os.environ if self._env is None else self._env)
+            self._proc = subprocess.Popen(
+                [self._python, "-m", "checker.service"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, bufsize=1, env=env, start_new_session=True)
+            proc = self._proc
+        threading.Thread(target=self._read_replies, args=(proc,), daemon=True, name="checker-replies").start()
+        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True, name="checker-stderr").start()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """True once the worker has imported everything (False on timeout or if it died)."""
+        return self._ready.wait(timeout) and self._dead is None
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set() and self._dead is None
+
+    def close(self) -> None:
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ---- checks -------------------------------------------------------------------------------
+    def check(self, source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
+              timeout: float = 120.0):
+        """Check `source`; returns a `checker.report.Report`. Raises `checker.cli.UsageError` when the
+        drill or framework cannot be inferred and `CheckerUnavailable` when the worker is gone (the next
+        call starts a fresh one)."""
+        if self._proc is None or self._proc.poll() is not None:
+            self.start()
+        request_id = next(self._ids)
+        future: Future = Future()
+        message = json.dumps({"id": request_id, "op": "check", "source": source, "drill": drill,
+                              "framework": framework, "seed": seed})
+        with self._lock:
+            self._pending[request_id] = future
+            proc = self._proc
+            try:
+                proc.stdin.write(message + "\n")
+                proc.stdin.flush()
+            except (OSError, ValueError, AttributeError):
+                self._pending.pop(request_id, None)
+                raise CheckerUnavailable(self._why()) from None
+        reply = future.result(timeout=timeout)
+        if reply.get("ok"):
+            from checker.report import report_from_json
+
+            return report_from_json(reply["report"])
+        if "usage" in reply:
+            from checker.cli import UsageError
+
+            raise UsageError(reply["usage"])
+        raise CheckerUnavailable(f"the checker failed: {reply.get('error')}")
+
+    # ---- plumbing -----------------------------------------------------------------------------
+    def _why(self) -> str:
+        tail = "\n".join(list(self._stderr)[-5:])
+        return "the checker worker stopped" + (f":\n{tail}" if tail else "")
+
+    def _read_replies(self, proc: subprocess.Popen) -> None:
+        for line in proc.stdout:
+            try:
+                reply = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if reply.get("ready"):
+                self._ready.set()
+                continue
+            future = self._pending.pop(reply.get("id"), None)
+            if future is not None:
+                future.set_result(reply)
+        proc.wait()
+        self._dead = self._why()
+        self._ready.set()
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for future in pending.values():
+            future.set_exception(CheckerUnavailable(self._dead))
+
+    def _read_stderr(self, proc: subprocess.Popen) -> None:
+        for line in proc.stderr:
+            self._stderr.append(line.rstrip())
+
+
+# ---- the worker side --------------------------------------------------------------------------------
+
+def _warm() -> None:
+    """Draw every drill's examples (and load its mistake catalogue) so the first check is fast too."""
+    from checker.catalogue import variants
+    from checker.inputs import examples_for
+    from drills import load_drills
+
+    for d in load_drills():
+        if d.kind != "core":
+            continue
+        for fw in d.frameworks:
+            examples_for(d.id, fw, 0)
+            variants(d.id, fw)
+
+
+def serve(stdin=None, stdout=None) -> int:
+    """Answer check requests until stdin closes."""
+    import select
+
+    from checker.sandbox import prepare_parent
+
+    prepare_parent()  # torch.set_num_threads(1) before any tensor op, so forked children never hang
+    import numpy  # noqa: F401
+    import torch  # noqa: F401
+
+    from checker.cli import UsageError, run_check
+
+    out = stdout or os.fdopen(os.dup(1), "w", buffering=1)
+    sys.stdout = sys.stderr  # nothing we import may write on the protocol channel
+    inp = stdin or sys.stdin
+    out.write(json.dumps({"ready": True}) + "\n")
+    out.flush()
+    try:
+        if not select.select([inp], [], [], 0)[0]:
+            _warm()
+    except (ValueError, OSError):  # stdin without a file descriptor (tests): warm anyway
+        _warm()
+    for line in inp:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        reply = {"id": req.get("id")}
+        try:
+            report = run_check(req["source"], req.get("drill"), req.get("framework"), int(req.get("seed") or 0))
+            reply.update(ok=True, report=report.to_json())
+        except UsageError as exc:
+            reply.update(ok=False, usage=str(exc))
+        except Exception as exc:  # noqa: BLE001 - the worker reports and keeps serving
+            reply.update(ok=False, error=f"{type(exc).__name__}: {exc}")
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())
