@@ -1,4 +1,4 @@
-"""The progress store: `ProgressStore`, `open_store()`, `StoreError` and the schema migrations.
+"""The progress store: `ProgressStore`, `open_store()`, `StoreError` and the row records.
 
 One SQLite file, `<data_dir>/progress.sqlite3`, holds everything a user must never lose: card
 schedule states and every review, drill attempts and drill schedule states, mock interviews and
@@ -10,10 +10,10 @@ settings. Why it is built this way:
 - A file that is not a database, fails `PRAGMA quick_check`, belongs to another program, or has a
   schema version newer than this code is refused with `StoreError` before anything is written:
   the user's bytes stay exactly as they were.
-- The schema is versioned with `PRAGMA user_version` and an ordered list of migrations, each run
-  in the same transaction as its version bump.
+- The schema (`cards.schema`) is versioned with `PRAGMA user_version` and an ordered list of
+  migrations, each run in the same transaction as its version bump, after a backup of the file.
 
-Times are stored as ISO-8601 UTC strings of fixed width, so text order is time order.
+JSON export / import lives in `cards.progress_io`.
 """
 from __future__ import annotations
 
@@ -23,115 +23,22 @@ import threading
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
+
+from cards import progress_io
+from cards.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
+
+__all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock",
+           "SCHEMA_VERSION", "utc_iso", "parse_iso"]
 
 DB_NAME = "progress.sqlite3"
-APPLICATION_ID = 0x50504F44  # "PPOD": marks the file as ours
-EXPORT_FORMAT = "ppo-drill-progress"
-EXPORT_VERSION = 1
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class StoreError(Exception):
     """The progress file cannot be used safely; the message names the path and what to do."""
-
-
-def utc_iso(when: datetime) -> str:
-    """A fixed-width UTC ISO string (text order equals time order); naive datetimes are rejected."""
-    if when.tzinfo is None:
-        raise ValueError(f"datetime must be timezone-aware: {when!r}")
-    return when.astimezone(timezone.utc).isoformat(timespec="microseconds")
-
-
-def parse_iso(text: str) -> datetime:
-    """Inverse of `utc_iso`: an aware UTC datetime."""
-    return datetime.fromisoformat(text).astimezone(timezone.utc)
-
-
-def _run_ddl(db: sqlite3.Connection, script: str) -> None:
-    """Run DDL statements one by one: `executescript` would COMMIT first and break the
-    migration's atomicity with its version bump."""
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-def _migration_1(db: sqlite3.Connection) -> None:
-    """Cards: schedule state per card and the review log (with states for undo)."""
-    _run_ddl(
-        db,
-        """
-        CREATE TABLE card_state (
-            card_id     TEXT PRIMARY KEY,
-            fsrs        TEXT NOT NULL,
-            due         TEXT NOT NULL,
-            state       INTEGER NOT NULL,
-            last_review TEXT
-        ) WITHOUT ROWID;
-        CREATE INDEX card_state_due ON card_state (due);
-        CREATE TABLE review_log (
-            id           INTEGER PRIMARY KEY,
-            uid          TEXT NOT NULL UNIQUE,
-            card_id      TEXT NOT NULL,
-            rating       INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 4),
-            reviewed_at  TEXT NOT NULL,
-            duration_ms  INTEGER NOT NULL DEFAULT 0,
-            source       TEXT NOT NULL CHECK (source IN ('user', 'checker')),
-            state_before TEXT,
-            state_after  TEXT NOT NULL
-        );
-        CREATE INDEX review_log_card ON review_log (card_id, id);
-        CREATE INDEX review_log_time ON review_log (reviewed_at);
-        """
-    )
-
-
-def _migration_2(db: sqlite3.Connection) -> None:
-    """Drills and mocks (issue 6): attempts, drill schedule states, mock sessions, settings."""
-    _run_ddl(
-        db,
-        """
-        CREATE TABLE drill_attempt (
-            id          INTEGER PRIMARY KEY,
-            uid         TEXT NOT NULL UNIQUE,
-            drill_id    TEXT NOT NULL,
-            framework   TEXT NOT NULL,
-            started_at  TEXT NOT NULL,
-            finished_at TEXT,
-            elapsed_s   REAL,
-            passed      INTEGER NOT NULL CHECK (passed IN (0, 1)),
-            mistakes    TEXT NOT NULL DEFAULT '[]',
-            code        TEXT NOT NULL DEFAULT '',
-            source      TEXT NOT NULL CHECK (source IN ('app', 'cli'))
-        );
-        CREATE INDEX drill_attempt_drill ON drill_attempt (drill_id, id);
-        CREATE TABLE drill_state (
-            drill_id    TEXT PRIMARY KEY,
-            fsrs        TEXT NOT NULL,
-            due         TEXT NOT NULL,
-            state       INTEGER NOT NULL,
-            last_review TEXT
-        ) WITHOUT ROWID;
-        CREATE INDEX drill_state_due ON drill_state (due);
-        CREATE TABLE mock_session (
-            id          TEXT PRIMARY KEY,
-            seed        INTEGER NOT NULL,
-            started_at  TEXT NOT NULL,
-            finished_at TEXT,
-            payload     TEXT NOT NULL DEFAULT '{}'
-        ) WITHOUT ROWID;
-        CREATE TABLE setting (
-            key   TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        ) WITHOUT ROWID;
-        """
-    )
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migration_1, _migration_2)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 @dataclass(frozen=True)
@@ -403,17 +310,8 @@ class ProgressStore:
                 (uuid.uuid4().hex, card_id, rating, utc_iso(reviewed_at), int(duration_ms), source,
                  json.dumps(state_before) if state_before is not None else None,
                  json.dumps(state_after)))
-            self._put_state(db, "card_state", "card_id", card_id, state_after)
+            put_state(db, "card_state", "card_id", card_id, state_after)
             return int(cur.lastrowid)
-
-    @staticmethod
-    def _put_state(db: sqlite3.Connection, table: str, key: str, ident: str, state: dict) -> None:
-        db.execute(
-            f"INSERT INTO {table} ({key}, fsrs, due, state, last_review) VALUES (?, ?, ?, ?, ?) "
-            f"ON CONFLICT({key}) DO UPDATE SET fsrs = excluded.fsrs, due = excluded.due, "
-            f"state = excluded.state, last_review = excluded.last_review",
-            (ident, json.dumps(state), utc_iso(datetime.fromisoformat(state["due"])), int(state["state"]),
-             utc_iso(datetime.fromisoformat(state["last_review"])) if state.get("last_review") else None))
 
     def undo_review(self, review_id: int) -> str | None:
         """Remove review `review_id` and restore the card's state before it.
@@ -434,7 +332,7 @@ class ProgressStore:
             if before is None:
                 db.execute("DELETE FROM card_state WHERE card_id = ?", (card_id,))
             else:
-                self._put_state(db, "card_state", "card_id", card_id, json.loads(before))
+                put_state(db, "card_state", "card_id", card_id, json.loads(before))
             return card_id
 
     def undo_last_review(self, source: str | None = None) -> str | None:
@@ -498,7 +396,7 @@ class ProgressStore:
     def set_drill_state(self, drill_id: str, state: dict) -> None:
         """Store a drill's FSRS state."""
         with self._write() as db:
-            self._put_state(db, "drill_state", "drill_id", drill_id, state)
+            put_state(db, "drill_state", "drill_id", drill_id, state)
 
     def drill_states(self) -> dict[str, datetime]:
         """Every scheduled drill's due time."""
@@ -545,123 +443,28 @@ class ProgressStore:
     # -- export / import ---------------------------------------------------------------------
 
     def export_json(self) -> dict:
-        """Everything in the store as versioned, JSON-serialisable data (see `import_json`)."""
-        db = self._db
-
-        def rows(sql: str) -> list[dict]:
-            cur = db.execute(sql)
-            names = [d[0] for d in cur.description]
-            return [dict(zip(names, r)) for r in cur]
-
-        db.execute("BEGIN")  # one consistent snapshot
-        try:
-            data = {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "schema_version": SCHEMA_VERSION,
-                "exported_at": utc_iso(datetime.now(timezone.utc)),
-                "card_states": [{"card_id": r["card_id"], "fsrs": json.loads(r["fsrs"])}
-                                for r in rows("SELECT card_id, fsrs FROM card_state ORDER BY card_id")],
-                "reviews": [
-                    {**r, "state_before": json.loads(r["state_before"]) if r["state_before"] else None,
-                     "state_after": json.loads(r["state_after"])}
-                    for r in rows("SELECT uid, card_id, rating, reviewed_at, duration_ms, source, "
-                                  "state_before, state_after FROM review_log ORDER BY id")],
-                "drill_attempts": [
-                    {**r, "passed": bool(r["passed"]), "mistakes": json.loads(r["mistakes"])}
-                    for r in rows("SELECT uid, drill_id, framework, started_at, finished_at, elapsed_s, "
-                                  "passed, mistakes, code, source FROM drill_attempt ORDER BY id")],
-                "drill_states": [{"drill_id": r["drill_id"], "fsrs": json.loads(r["fsrs"])}
-                                 for r in rows("SELECT drill_id, fsrs FROM drill_state ORDER BY drill_id")],
-                "mocks": [{**r, "payload": json.loads(r["payload"])}
-                          for r in rows("SELECT id, seed, started_at, finished_at, payload "
-                                        "FROM mock_session ORDER BY started_at, id")],
-                "settings": self.settings(),
-            }
-        finally:
-            db.execute("COMMIT")
-        return data
+        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress_io`)."""
+        with self._lock:
+            self._db.execute("BEGIN")  # one consistent snapshot
+            try:
+                return progress_io.export_data(self._db)
+            finally:
+                self._db.execute("COMMIT")
 
     def import_json(self, data: Any, *, source_name: str = "import") -> dict[str, int]:
         """Merge an `export_json` document into this store, all or nothing; idempotent.
 
         Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing.
-        A card or drill state is replaced only by one with a later last review. Settings from the
-        file fill keys not set here. Returns how many rows of each kind were added or updated.
-        Raises ValueError naming the field on a malformed document (nothing is written).
+        Returns how many rows of each kind were added or updated. Raises ValueError naming the
+        file and field on a malformed document; then nothing is written.
         """
-        _validate_export(data, source_name)
-        added = {"card_states": 0, "reviews": 0, "drill_attempts": 0, "drill_states": 0,
-                 "mocks": 0, "settings": 0}
+        progress_io.validate_envelope(data, source_name)
         try:
             with self._write() as db:
-                for r in data["reviews"]:
-                    cur = db.execute(
-                        "INSERT OR IGNORE INTO review_log (uid, card_id, rating, reviewed_at, "
-                        "duration_ms, source, state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (r["uid"], r["card_id"], r["rating"], utc_iso(parse_iso(r["reviewed_at"])),
-                         r.get("duration_ms") or 0, r["source"],
-                         json.dumps(r["state_before"]) if r.get("state_before") else None,
-                         json.dumps(r["state_after"])))
-                    added["reviews"] += cur.rowcount
-                for table, key, items, count in (
-                        ("card_state", "card_id", data["card_states"], "card_states"),
-                        ("drill_state", "drill_id", data["drill_states"], "drill_states")):
-                    for item in items:
-                        if self._newer_state(db, table, key, item[key], item["fsrs"]):
-                            self._put_state(db, table, key, item[key], item["fsrs"])
-                            added[count] += 1
-                for a in data["drill_attempts"]:
-                    cur = db.execute(
-                        "INSERT OR IGNORE INTO drill_attempt (uid, drill_id, framework, started_at, "
-                        "finished_at, elapsed_s, passed, mistakes, code, source) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (a["uid"], a["drill_id"], a["framework"], utc_iso(parse_iso(a["started_at"])),
-                         utc_iso(parse_iso(a["finished_at"])) if a.get("finished_at") else None,
-                         a.get("elapsed_s"), int(bool(a["passed"])), json.dumps(a.get("mistakes") or []),
-                         a.get("code") or "", a["source"]))
-                    added["drill_attempts"] += cur.rowcount
-                for m in data["mocks"]:
-                    cur = db.execute(
-                        "INSERT OR IGNORE INTO mock_session (id, seed, started_at, finished_at, payload) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (m["id"], int(m["seed"]), utc_iso(parse_iso(m["started_at"])),
-                         utc_iso(parse_iso(m["finished_at"])) if m.get("finished_at") else None,
-                         json.dumps(m.get("payload"))))
-                    added["mocks"] += cur.rowcount
-                for key, value in data["settings"].items():
-                    cur = db.execute("INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)",
-                                     (key, json.dumps(value)))
-                    added["settings"] += cur.rowcount
+                return progress_io.import_data(db, data)
         except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
             raise ValueError(f"{source_name}: malformed progress data ({type(exc).__name__}: {exc}); "
                              f"nothing was imported") from exc
-        return added
-
-    @staticmethod
-    def _newer_state(db: sqlite3.Connection, table: str, key: str, ident: str, state: dict) -> bool:
-        row = db.execute(f"SELECT last_review FROM {table} WHERE {key} = ?", (ident,)).fetchone()
-        if row is None:
-            return True
-        if not state.get("last_review"):
-            return False
-        return row[0] is None or utc_iso(datetime.fromisoformat(state["last_review"])) > row[0]
-
-
-def _validate_export(data: Any, name: str) -> None:
-    """Check the envelope of an export document so a wrong file is refused with a clear reason."""
-    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise ValueError(f"{name}: not a ppo-drill progress export (field 'format' must be "
-                         f"{EXPORT_FORMAT!r})")
-    version = data.get("version")
-    if not isinstance(version, int) or version > EXPORT_VERSION or version < 1:
-        raise ValueError(f"{name}: field 'version' is {version!r}; this ppo-drill reads export "
-                         f"versions 1 to {EXPORT_VERSION} (upgrade ppo-drill for newer files)")
-    for key in ("card_states", "reviews", "drill_attempts", "drill_states", "mocks"):
-        if not isinstance(data.get(key), list):
-            raise ValueError(f"{name}: field {key!r} must be a list")
-    if not isinstance(data.get("settings"), dict):
-        raise ValueError(f"{name}: field 'settings' must be an object")
 
 
 def store_path(data_dir: Path | str | None = None) -> Path:
