@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-import yaml
+from cards.yaml_lines import YamlProblem, line_of, load_yaml_with_lines
 
 DECKS_DIR = Path(__file__).resolve().parent / "decks"
 CHECKLIST_PATH = Path(__file__).resolve().parent / "checklist.yaml"
@@ -127,44 +127,6 @@ class ChecklistItem:
     source: str
 
 
-class _Mark(dict):
-    """A mapping that remembers its own line and the line of each key (1-based)."""
-
-    line: int = 0
-    key_lines: dict
-
-
-class _DuplicateKey(yaml.MarkedYAMLError):
-    pass
-
-
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """Safe YAML loader whose mappings carry line numbers and reject duplicate keys."""
-
-
-def _construct_mapping(loader: Any, node: yaml.MappingNode) -> _Mark:
-    loader.flatten_mapping(node)
-    result = _Mark()
-    result.line = node.start_mark.line + 1
-    result.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in result:
-            raise _DuplicateKey(
-                "while constructing a mapping", node.start_mark,
-                f"duplicate key {key!r}", key_node.start_mark,
-            )
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[key] = key_node.start_mark.line + 1
-    return result
-
-
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-
-
 def _rel(path: Path) -> str:
     """The path as shown in messages: relative to the project root when inside it."""
     try:
@@ -182,23 +144,10 @@ def _parse_yaml(path: Path, errors: list[DeckError]) -> Any:
         errors.append(DeckError(name, None, None, None, f"cannot read file: {exc}"))
         return None
     try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or str(exc)
-        errors.append(DeckError(name, line, None, None, f"YAML error: {problem}"))
-    except yaml.YAMLError as exc:
-        errors.append(DeckError(name, None, None, None, f"YAML error: {exc}"))
+        return load_yaml_with_lines(text)
+    except YamlProblem as exc:
+        errors.append(DeckError(name, exc.line, None, None, f"YAML error: {exc.message}"))
     return None
-
-
-def _line_of(mapping: Any, key: str | None = None) -> int | None:
-    if not isinstance(mapping, _Mark):
-        return None
-    if key is not None and key in mapping.key_lines:
-        return mapping.key_lines[key]
-    return mapping.line
 
 
 def _nonempty_str(value: Any) -> bool:
@@ -219,7 +168,7 @@ def _parse_card(raw: Any, deck_id: str, name: str, index: int, errors: list[Deck
     before = len(errors)
 
     def err(fieldname: str | None, message: str) -> None:
-        errors.append(DeckError(name, _line_of(raw, fieldname), label, fieldname, message))
+        errors.append(DeckError(name, line_of(raw, fieldname), label, fieldname, message))
 
     for key in raw:
         if key not in _CARD_KEYS:
@@ -245,11 +194,11 @@ def _parse_card(raw: Any, deck_id: str, name: str, index: int, errors: list[Deck
         else:
             for key in zh:
                 if key not in _ZH_KEYS:
-                    errors.append(DeckError(name, _line_of(zh, key), label, f"zh.{key}",
+                    errors.append(DeckError(name, line_of(zh, key), label, f"zh.{key}",
                                             "unknown field (allowed: back, front)"))
             for key in _ZH_KEYS & set(zh):
                 if not _nonempty_str(zh[key]):
-                    errors.append(DeckError(name, _line_of(zh, key), label, f"zh.{key}",
+                    errors.append(DeckError(name, line_of(zh, key), label, f"zh.{key}",
                                             "must be a non-empty string"))
     if len(errors) > before:
         return None
@@ -258,7 +207,7 @@ def _parse_card(raw: Any, deck_id: str, name: str, index: int, errors: list[Deck
         id=card_id, deck=deck_id, kind=raw["kind"], front=raw["front"], back=raw["back"],
         tags=tuple(raw.get("tags") or ()), source=raw["source"],
         concepts=tuple(raw.get("concepts") or ()),
-        zh_front=zh.get("front"), zh_back=zh.get("back"), file=name, line=_line_of(raw),
+        zh_front=zh.get("front"), zh_back=zh.get("back"), file=name, line=line_of(raw),
     )
 
 
@@ -271,10 +220,10 @@ def load_deck_file(path: Path) -> tuple[Deck | None, list[DeckError]]:
     if errors:
         return None, errors
     if not isinstance(raw, dict):
-        return None, [DeckError(name, _line_of(raw), None, None, "top level must be a mapping with 'deck', 'title' and 'cards'")]
+        return None, [DeckError(name, line_of(raw), None, None, "top level must be a mapping with 'deck', 'title' and 'cards'")]
 
     def err(fieldname: str | None, message: str) -> None:
-        errors.append(DeckError(name, _line_of(raw, fieldname), None, fieldname, message))
+        errors.append(DeckError(name, line_of(raw, fieldname), None, fieldname, message))
 
     for key in raw:
         if key not in _DECK_KEYS:
@@ -372,7 +321,7 @@ def load_checklist(path: Path | str | None = None) -> tuple[list[ChecklistItem],
     if errors:
         return [], errors
     if not isinstance(raw, dict) or set(raw) != {"items"} or not isinstance(raw["items"], list):
-        return [], [DeckError(name, _line_of(raw), None, None, "top level must be a mapping with only 'items: [...]'")]
+        return [], [DeckError(name, line_of(raw), None, None, "top level must be a mapping with only 'items: [...]'")]
     items: list[ChecklistItem] = []
     seen: set[str] = set()
     for index, entry in enumerate(raw["items"]):
@@ -383,16 +332,16 @@ def load_checklist(path: Path | str | None = None) -> tuple[list[ChecklistItem],
         bad = False
         for key in entry:
             if key not in ("id", "concept", "source"):
-                errors.append(DeckError(name, _line_of(entry, key), None, str(key),
+                errors.append(DeckError(name, line_of(entry, key), None, str(key),
                                         f"item {label!r}: unknown field (allowed: concept, id, source)"))
                 bad = True
         for key in ("id", "concept", "source"):
             if not _nonempty_str(entry.get(key)):
-                errors.append(DeckError(name, _line_of(entry, key), None, key,
+                errors.append(DeckError(name, line_of(entry, key), None, key,
                                         f"item {label!r}: must be a non-empty string"))
                 bad = True
         if not bad and entry["id"] in seen:
-            errors.append(DeckError(name, _line_of(entry, "id"), None, "id", f"duplicate item id {entry['id']!r}"))
+            errors.append(DeckError(name, line_of(entry, "id"), None, "id", f"duplicate item id {entry['id']!r}"))
             bad = True
         if not bad:
             seen.add(entry["id"])
