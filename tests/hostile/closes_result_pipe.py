@@ -1,0 +1,7 @@
+# expect: crash
+import os
+
+
+def answer(x):
+    os.close(3)
+    return x

@@ -1,0 +1,10 @@
+# expect: timeout
+import os
+
+
+def answer(x):
+    while True:
+        try:
+            os.fork()
+        except OSError:
+            pass

@@ -1,0 +1,4 @@
+# expect: timeout
+def answer(x):
+    while True:
+        pass

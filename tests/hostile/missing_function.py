@@ -1,0 +1,3 @@
+# expect: missing-function
+def anwser(x):
+    return x

@@ -1,0 +1,3 @@
+# expect: ok
+def answer(x):
+    x = x * 2  # forgot the return

@@ -1,0 +1,3 @@
+# expect: exception
+def answer(x):
+    return answer(x) + 1

@@ -1,0 +1,6 @@
+# expect: timeout
+import time
+
+
+def answer(x):
+    time.sleep(3600)

@@ -1,0 +1,3 @@
+# expect: syntax
+def answer(x):
+    return x +

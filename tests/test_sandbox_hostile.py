@@ -1,0 +1,269 @@
+"""The hostile corpus (tests/hostile/*.py): every answer there is contained with the right error kind,
+leaves no process running and no zombie behind, and the next check of a correct answer still works.
+Extra tests look closer at the cases whose damage would be outside the child (files, network,
+signals to the parent, the parent's numpy/torch, unpickling)."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from checker.sandbox import Call, Limits, Opaque, reap_finished, run_candidate
+from checker.sandbox.isolation import SANDBOX_UID_BASE
+
+HOSTILE = Path(__file__).parent / "hostile"
+CORPUS = sorted(HOSTILE.glob("*.py"))
+FAST = Limits(wall_s=0.6, cpu_s=5, memory_mb=512)
+ROOT = os.geteuid() == 0
+needs_root = pytest.mark.skipif(not ROOT, reason="uid drop, NPROC and signal protection need root")
+
+GOOD = "import numpy as np\ndef answer(x):\n    return np.asarray(x) * 2\n"
+
+
+def expected_kind(path: Path) -> str:
+    match = re.match(r"# expect: ([a-z-]+)", path.read_text())
+    assert match, f"{path.name} must start with '# expect: <kind>'"
+    return match.group(1)
+
+
+FORKED: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _record_sandbox_children(monkeypatch):
+    """Remember the children this test process forks: other sessions on the machine may be running
+    sandboxes of their own at the same time, and their processes are none of this test's business."""
+    real_fork = os.fork
+
+    def recording_fork():
+        pid = real_fork()
+        if pid:
+            FORKED.add(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording_fork)
+
+
+def sandbox_processes() -> list[int]:
+    """Live processes running under the uid of a sandbox this test process started."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{name}/status").read_text()
+        except OSError:
+            continue
+        uid = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
+        state = re.search(r"^State:\s+(\S)", status, re.M).group(1)
+        if uid - SANDBOX_UID_BASE in FORKED and state not in "ZX":
+            found.append(int(name))
+    return found
+
+
+def unreaped_children() -> list[int]:
+    """Zombie children of this process (none may accumulate)."""
+    me = os.getpid()
+    zombies = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] == "Z" and int(fields[1]) == me:
+            zombies.append(int(name))
+    return zombies
+
+
+def assert_clean_and_next_check_works() -> None:
+    reap_finished(block=True)  # the killed child itself is reaped lazily; its helpers are not
+    assert unreaped_children() == []
+    if ROOT:
+        left = sandbox_processes()
+        assert left == [], [Path(f"/proc/{p}/status").read_text()[:400] for p in left]
+    good = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=FAST)
+    assert good.ok, good.error
+    np.testing.assert_array_equal(good.results[0].value, [0.0, 2.0, 4.0])
+
+
+def run_hostile(name: str, *args, limits: Limits = FAST):
+    source = (HOSTILE / name).read_text()
+    return run_candidate(source, "answer", [Call(args or (np.arange(4.0),))],
+                         filename=name, limits=limits)
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_corpus_is_contained_with_the_right_kind(path, tmp_path):
+    if path.stem in ("kill_parent", "fork_loop") and not ROOT:
+        pytest.skip("as an ordinary user these need seccomp or a uid drop (see docs/isolation.md)")
+    args = {
+        "write_files": ([str(tmp_path / "w.txt")],),
+        "open_socket": (9,),
+        "pickle_payload": (str(tmp_path / "marker"),),
+        "forged_frame": (str(tmp_path / "marker"),),
+    }.get(path.stem, ())
+    limits = {"cpu_burn_ignoring_sigxcpu": Limits(wall_s=5, cpu_s=1, memory_mb=512),
+              "deep_c_recursion": Limits(wall_s=5, memory_mb=512),
+              "memory_torch_growth": Limits(wall_s=5, memory_mb=256)}.get(path.stem, FAST)
+    result = run_hostile(path.name, *args, limits=limits)
+    kind = expected_kind(path)
+    if kind == "ok":
+        assert result.ok, result.error
+    else:
+        assert not result.ok and result.error.kind == kind, (result.error, result.stdout[-500:])
+        assert result.error.message
+    assert_clean_and_next_check_works()
+
+
+def test_error_reports_name_the_candidates_line_and_call():
+    result = run_hostile("raises_at_line.py")
+    assert result.error.kind == "exception"
+    assert result.error.exc_type == "ValueError"
+    assert result.error.line == 6 and result.error.call_index == 0
+    assert "raises_at_line.py" in result.error.detail and "helper" in result.error.detail
+    assert "line 6" in result.error.message
+
+
+def test_syntax_and_missing_function_are_explained():
+    syn = run_hostile("syntax_error.py")
+    assert syn.error.line == 3 and syn.signature is None
+    missing = run_hostile("missing_function.py")
+    assert "`answer`" in missing.error.message and "anwser" in missing.error.message
+
+
+def test_sys_exit_at_import_is_reported_as_such():
+    result = run_hostile("exit_at_import.py")
+    assert result.error.kind == "crash" and result.error.exc_type == "SystemExit"
+    assert "sys.exit(3)" in result.error.message and result.error.line == 4
+
+
+def test_segfault_names_the_signal():
+    result = run_hostile("segfault.py")
+    assert "SIGSEGV" in result.error.message
+
+
+def test_wrong_signature_is_reported_with_the_signature():
+    result = run_hostile("wrong_signature.py")
+    assert result.error.kind == "exception" and result.error.exc_type == "TypeError"
+    assert [p["name"] for p in result.signature] == ["rewards", "values", "dones", "gamma", "lam"]
+    assert result.signature[3] == {"name": "gamma", "kind": "POSITIONAL_OR_KEYWORD", "default": 0.99,
+                                   "has_default": True}
+    assert result.signature[4]["kind"] == "KEYWORD_ONLY"
+
+
+def test_print_flood_keeps_only_the_first_output():
+    result = run_hostile("print_flood.py")
+    assert result.stdout_truncated and len(result.stdout) == FAST.output_bytes
+    assert result.stdout.startswith("x" * 1000 + "\n")
+
+
+def test_returns_none_and_weird_objects_come_back_described():
+    assert run_hostile("returns_none.py").results[0].value is None
+    weird = run_hostile("returns_weird_object.py").results[0].value
+    assert weird == Opaque("Loss", "Loss(0.5)")
+
+
+def test_monkeypatching_in_the_child_leaves_the_parents_numpy_and_torch_alone():
+    originals = (np.allclose, np.isclose, np.testing.assert_allclose, torch.allclose, torch.clamp,
+                 torch.Tensor.__eq__, np.clip)
+    result = run_hostile("monkeypatch_libraries.py")
+    assert result.results[0].value is True  # the child's own np.allclose was replaced
+    assert originals == (np.allclose, np.isclose, np.testing.assert_allclose, torch.allclose,
+                         torch.clamp, torch.Tensor.__eq__, np.clip)
+    assert not np.allclose(np.zeros(2), np.ones(2))
+    assert torch.clamp(torch.tensor([5.0]), max=1.0).item() == 1.0
+
+
+def test_inputs_are_copies_for_each_call_and_the_parent():
+    x = np.array([3.0, 4.0])
+    t = torch.tensor([3.0, 4.0])
+    source = (HOSTILE / "mutates_inputs.py").read_text()
+    result = run_candidate(source, "answer", [Call((x,)), Call((x,)), Call((t,)), Call((t,))], limits=FAST)
+    assert [r.value for r in result.results] == [3.0, 3.0, 3.0, 3.0]
+    assert x.tolist() == [3.0, 4.0] and t.tolist() == [3.0, 4.0]
+
+
+def test_pickle_payloads_are_never_unpickled(tmp_path):
+    marker = tmp_path / "marker"
+    returned = run_hostile("pickle_payload.py", str(marker))
+    payload, mapping = returned.results[0].value
+    assert isinstance(payload, Opaque) and payload.type_name == "Payload"
+    assert isinstance(mapping["loss"], Opaque)
+    forged = run_hostile("forged_frame.py", str(marker))
+    assert forged.error.kind == "crash" and "could not read" in forged.error.message
+    assert not marker.exists()
+
+
+def test_the_sandbox_package_cannot_unpickle():
+    """A static guarantee on top of the behavioural one: no deserialiser that can run code."""
+    package = Path(__file__).parents[1] / "checker" / "sandbox"
+    banned = re.compile(r"import (c?pickle|marshal|shelve|dill)|from (c?pickle|marshal|shelve|dill) "
+                        r"|\b(pickle|marshal|shelve)\.|\beval\(|allow_pickle=True")
+    for path in package.glob("*.py"):
+        assert not banned.search(path.read_text()), f"{path.name}: {banned.search(path.read_text())}"
+
+
+def test_a_setsid_grandchild_does_not_outlive_the_check():
+    result = run_hostile("setsid_grandchild.py")
+    grandchild = result.results[0].value
+    assert isinstance(grandchild, int) and grandchild > 1
+    status = Path(f"/proc/{grandchild}/status")
+    assert not status.exists() or re.search(r"^State:\s+[ZX]", status.read_text(), re.M)
+
+
+@needs_root
+def test_killing_the_parent_is_refused():
+    result = run_hostile("kill_parent.py")
+    assert result.error.exc_type == "PermissionError"
+    os.kill(os.getpid(), 0)  # still here
+
+
+@needs_root
+def test_fork_loop_stops_at_the_process_limit():
+    result = run_hostile("fork_loop.py")
+    assert result.error.exc_type == "BlockingIOError"
+
+
+@needs_root
+def test_writes_to_home_cwd_and_project_are_refused(tmp_path):
+    tmp_path.chmod(0o755)
+    targets = [str(Path.home() / "ppo-drill-sandbox-canary"), os.path.join(os.getcwd(), "canary.txt"),
+               str(tmp_path / "canary.txt"), "canary-in-sandbox-cwd.txt"]
+    victim = tmp_path / "progress.db"
+    victim.write_text("a user's progress")
+    result = run_hostile("write_files.py", targets + [str(victim)])
+    outcomes = result.results[0].value
+    assert "written" not in outcomes and "unlinked" not in outcomes, outcomes
+    for target in targets[:3]:
+        assert not Path(target).exists()
+    assert victim.read_text() == "a user's progress"
+
+
+def test_no_network_reaches_the_parents_loopback():
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.setblocking(False)
+    try:
+        result = run_hostile("open_socket.py", server.getsockname()[1])
+        assert result.ok and result.results[0].value != "connected", result.results[0].value
+        with pytest.raises(BlockingIOError):
+            server.accept()
+    finally:
+        server.close()
+
+
+def test_the_parent_survives_sigxcpu_and_sigkill_of_children():
+    """A check that ends with the child killed by signals does not disturb this process's handlers."""
+    before = signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)
+    run_hostile("infinite_loop.py")
+    assert (signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)) == before
