@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="wall-clock limit for running your code, in seconds (default 10)")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("drills", help="list the drills")
@@ -87,15 +89,22 @@ def read_source(path: str) -> str:
         raise UsageError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
 
 
-def run_check(source: str, drill: str | None, framework: str | None, seed: int):
+def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None):
     """The check behind `ppo-drill check` and `watch` (and the app's worker): detect, then check."""
     from checker.detect import DetectError
     from checker.engine import check
 
     if drill is not None:
         _get_drill(drill)
+    limits = None
+    if timeout is not None:
+        from checker.sandbox import Limits
+
+        if timeout <= 0:
+            raise UsageError("--timeout must be positive")
+        limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout + 0.999)))
     try:
-        return check(source, drill, framework, seed)
+        return check(source, drill, framework, seed, limits=limits)
     except DetectError as exc:
         raise UsageError(str(exc)) from None
 
@@ -103,7 +112,7 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int):
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         source = read_source(args.file)
-        report = run_check(source, args.drill, args.framework, args.seed)
+        report = run_check(source, args.drill, args.framework, args.seed, args.timeout)
     except UsageError as exc:
         return _fail(str(exc))
     for hook in REPORT_HOOKS:

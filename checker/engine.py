@@ -46,7 +46,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     """Check `source` against a drill (inferred from the code when not given). Raises DetectError when the
     drill or framework cannot be inferred (a usage problem, not a wrong answer)."""
     from checker.detect import detect
-    from checker.inputs import examples_for
+    from checker.inputs import examples_for, expected_for
     from drills import get_drill
 
     t0 = time.perf_counter()
@@ -75,7 +75,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         return report
 
     results = {r.index: r for r in result.results}
-    expected = {i: spec.reference(ex, framework) for i, ex in enumerate(examples)}
+    expected = dict(enumerate(expected_for(spec.drill_id, framework, seed)))
     checks, failures = evaluate(spec, framework, examples, results, expected)
     if result.error is not None:
         report.error = _error(result.error, examples)

@@ -37,3 +37,10 @@ def examples_for(drill_id: str, framework: str, seed: int = 0) -> tuple[Example,
     """Edge cases first (they make the best counterexamples), then the drawn examples."""
     spec = spec_for(drill_id)
     return tuple(spec.edge_cases(framework)) + drawn_examples(drill_id, framework, seed)
+
+
+@lru_cache(maxsize=64)
+def expected_for(drill_id: str, framework: str, seed: int = 0) -> tuple:
+    """The reference result of every example of `examples_for` (same order), computed once per seed."""
+    spec = spec_for(drill_id)
+    return tuple(spec.reference(ex, framework) for ex in examples_for(drill_id, framework, seed))

@@ -153,7 +153,7 @@ class CheckerClient:
 def _warm() -> None:
     """Draw every drill's examples (and load its mistake catalogue) so the first check is fast too."""
     from checker.catalogue import variants
-    from checker.inputs import examples_for
+    from checker.inputs import examples_for, expected_for
     from drills import load_drills
 
     for d in load_drills():
@@ -161,6 +161,7 @@ def _warm() -> None:
             continue
         for fw in d.frameworks:
             examples_for(d.id, fw, 0)
+            expected_for(d.id, fw, 0)
             variants(d.id, fw)
 
 

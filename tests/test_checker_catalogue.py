@@ -1,0 +1,96 @@
+"""Content tested like code: every model solution passes, every catalogued mistake is rejected AND named,
+two mistakes at once are both named, each pitfall drill's starter shows its planted mistake, and correct
+answers written in other styles pass."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker.catalogue import merge_edits
+from checker.engine import check
+from drills import get_drill, load_drills
+
+ANSWERS = Path(__file__).parent / "answers"
+CORE = [d for d in load_drills() if d.kind == "core"]
+PITFALLS = [d for d in load_drills() if d.kind == "pitfall"]
+
+
+@pytest.mark.parametrize("drill, framework", [(d.id, fw) for d in CORE for fw in d.frameworks])
+def test_model_solution_passes(drill, framework):
+    report = check(get_drill(drill).solution(framework), drill, framework)
+    assert report.passed, report.render()
+    assert report.error is None and report.diagnoses == []
+    assert all(c.passed for c in report.checks)
+
+
+@pytest.mark.parametrize("drill, framework, mistake", [
+    (d.id, fw, m.id) for d in CORE for m in d.mistakes for fw in m.frameworks])
+def test_catalogued_mistake_is_rejected_and_named(drill, framework, mistake):
+    m = next(x for x in get_drill(drill).mistakes if x.id == mistake)
+    report = check(m.source(framework), drill, framework)
+    assert not report.passed
+    assert mistake in report.mistake_ids, report.render()
+    named = next(d for d in report.diagnoses if d.id == mistake)
+    assert named.explanation and named.card
+
+
+@pytest.mark.parametrize("drill, a, b", [
+    ("gae", "gae-forward-scan", "gae-missing-lambda"),
+    ("policy_loss", "policy-max-instead-of-min", "reduction-sum"),
+    ("value_loss", "value-missing-half", "value-min-instead-of-max"),
+])
+@pytest.mark.parametrize("framework", ["numpy", "torch"])
+def test_two_mistakes_at_once_are_both_named(drill, a, b, framework):
+    d = get_drill(drill)
+    mistakes = {m.id: m for m in d.mistakes}
+    merged = merge_edits(d.solution(framework), mistakes[a].source(framework), mistakes[b].source(framework))
+    assert merged is not None
+    report = check(merged, drill, framework)
+    assert not report.passed and {a, b} <= set(report.mistake_ids), report.render()
+
+
+@pytest.mark.parametrize("framework", ["numpy", "torch"])
+@pytest.mark.parametrize("mistake", ["ratio-inverted", "value-min-instead-of-max"])
+def test_a_policy_or_value_mistake_inside_the_total_is_named(framework, mistake):
+    """The candidate writes the total with a helper that carries a policy or value mistake."""
+    policy, value = get_drill("policy_loss"), get_drill("value_loss")
+    p_src = next((m.source(framework) for m in policy.mistakes if m.id == mistake), None) or policy.solution(framework)
+    v_src = next((m.source(framework) for m in value.mistakes if m.id == mistake), None) or value.solution(framework)
+    mean = "entropy.mean()"
+    source = (p_src + "\n\n" + v_src + "\n\n"
+              "def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, entropy,\n"
+              "                   clip_eps=0.2, vf_coef=0.5, ent_coef=0.01):\n"
+              "    return (ppo_policy_loss(new_logp, old_logp, advantages, clip_eps)\n"
+              "            + vf_coef * ppo_value_loss(values, old_values, returns, clip_eps)\n"
+              f"            - ent_coef * {mean})\n")
+    report = check(source, "total_loss", framework)
+    assert not report.passed and mistake in report.mistake_ids, report.render()
+
+
+@pytest.mark.parametrize("drill", [d.id for d in PITFALLS])
+def test_pitfall_starter_shows_its_planted_mistake_and_the_fix_passes(drill):
+    d = get_drill(drill)
+    framework = d.frameworks[0]
+    starter = check(d.starter(framework), drill, framework)
+    assert not starter.passed and d.mistake_id in starter.mistake_ids, starter.render()
+    assert starter.drill == drill
+    assert check(d.solution(framework), drill, framework).passed
+
+
+@pytest.mark.parametrize("name, drill", [
+    ("gae_numpy_vectorised_helpers", "gae"), ("gae_torch_list_stack", "gae"),
+    ("policy_numpy_max_of_negatives", "policy_loss"), ("policy_torch_where_piecewise", "policy_loss"),
+    ("value_numpy_loop", "value_loss"), ("total_torch_functional", "total_loss"),
+    ("actor_torch_alternative", "actor_loss"),
+])
+def test_correct_answers_in_other_styles_pass(name, drill):
+    report = check((ANSWERS / f"{name}.py").read_text(), drill)
+    assert report.passed, report.render()
+
+
+def test_merge_edits_refuses_overlapping_edits():
+    base = "a\nb\nc\nd\n"
+    assert merge_edits(base, "a\nB\nc\nd\n", "a\nb\nc\nD\n") == "a\nB\nc\nD\n"
+    assert merge_edits(base, "a\nB\nc\nd\n", "a\nb\nC\nd\n") is None  # adjacent lines: ambiguous
+    assert merge_edits(base, base, "a\nb\nc\nD\n") is None

@@ -1,0 +1,96 @@
+"""`ppo-drill check` and friends as a user calls them: exit codes 0/1/2, one JSON object with --json,
+stdin for pasted code, starters written without clobbering, hints and solutions."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from drills import get_drill
+from tui.cli import main
+
+
+def run(argv, capsys, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_check_passes_with_exit_0(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    path.write_text(get_drill("gae").solution("numpy"))
+    code, out, _ = run(["check", str(path)], capsys)
+    assert code == 0 and out.startswith("PASS")
+
+
+def test_check_fails_with_exit_1_and_names_the_mistake(tmp_path, capsys):
+    m = next(m for m in get_drill("policy_loss").mistakes if m.id == "policy-max-instead-of-min")
+    path = tmp_path / "a.py"
+    path.write_text(m.source("torch"))
+    code, out, _ = run(["check", str(path)], capsys)
+    assert code == 1 and "FAIL" in out and "policy-max-instead-of-min" in out
+
+
+def test_json_is_exactly_one_object(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    path.write_text("import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+                    "    while True:\n        pass\n")
+    code, out, _ = run(["check", str(path), "--json", "--timeout", "1"], capsys)
+    data = json.loads(out)
+    assert code == 1 and data["passed"] is False and data["error"]["kind"] == "timeout"
+
+
+def test_pasted_code_on_stdin(capsys, monkeypatch):
+    code, out, _ = run(["check", "-", "--json"], capsys, stdin=get_drill("value_loss").solution("torch"),
+                       monkeypatch=monkeypatch)
+    data = json.loads(out)
+    assert code == 0 and data["drill"] == "value_loss" and data["framework"] == "torch"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["check", "/nonexistent/answer.py"], "cannot read"),
+    (["check", "-", "--drill", "no-such-drill"], "unknown drill"),
+])
+def test_usage_problems_exit_2_with_one_line(argv, needle, capsys, monkeypatch):
+    code, out, err = run(argv, capsys, stdin="x = 1\n", monkeypatch=monkeypatch)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_code_without_a_drill_function_is_a_usage_problem(capsys, monkeypatch):
+    code, _, err = run(["check", "-"], capsys, stdin="def foo():\n    pass\n", monkeypatch=monkeypatch)
+    assert code == 2 and "--drill" in err
+
+
+def test_start_writes_the_starter_and_never_overwrites(tmp_path, capsys):
+    path = tmp_path / "mine.py"
+    code, out, _ = run(["start", "gae", str(path), "--framework", "torch"], capsys)
+    assert code == 0 and path.read_text() == get_drill("gae").starter("torch")
+    path.write_text("my precious work")
+    code, _, err = run(["start", "gae", str(path)], capsys)
+    assert code == 2 and "not overwriting" in err and path.read_text() == "my precious work"
+
+
+def test_start_of_a_pitfall_drill_writes_the_buggy_code(tmp_path, capsys):
+    path = tmp_path / "fix.py"
+    run(["start", "fix-gae-direction", str(path)], capsys)
+    d = get_drill("fix-gae-direction")
+    assert path.read_text() == d.starter("numpy")
+
+
+def test_hint_and_solution(capsys):
+    code, out, _ = run(["hint", "gae", "2"], capsys)
+    assert code == 0 and "Hint 2 of 3" in out
+    code, _, err = run(["hint", "gae", "4"], capsys)
+    assert code == 2
+    code, out, _ = run(["solution", "policy_loss", "--framework", "torch"], capsys)
+    assert code == 0 and "def ppo_policy_loss" in out
+
+
+def test_drills_json_lists_every_drill(capsys):
+    code, out, _ = run(["drills", "--json"], capsys)
+    rows = json.loads(out)
+    assert code == 0 and {r["id"] for r in rows} >= {"gae", "policy_loss", "value_loss", "total_loss", "actor_loss"}
+    assert all({"id", "title", "kind", "frameworks", "target_minutes", "topic"} <= set(r) for r in rows)

@@ -1,0 +1,135 @@
+"""What a candidate reads: errors classified and pointed at their line, output problems with their own
+messages, property sentences, small counterexamples, and a verdict nothing in the answer can forge."""
+from __future__ import annotations
+
+import pytest
+
+from checker.detect import DetectError, detect
+from checker.engine import check
+from drills import get_drill
+
+GAE_HEAD = "import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+
+
+def test_syntax_error_points_at_the_line():
+    report = check(GAE_HEAD + "    return (\n", "gae", "numpy")
+    assert not report.passed and report.error["kind"] == "syntax" and report.error["line"] in (4, 5)
+
+
+def test_missing_function_is_named():
+    report = check("import numpy as np\n\ndef gae(r, v, d):\n    return r, r\n", "gae", "numpy")
+    assert report.error["kind"] == "missing-function"
+    assert "compute_gae" in report.error["message"]
+
+
+def test_wrong_signature_says_what_is_expected():
+    src = "import numpy as np\n\ndef compute_gae(rewards, values, dones, discount=0.99):\n    return rewards, rewards\n"
+    report = check(src, "gae", "numpy")
+    assert report.error["kind"] == "signature"
+    assert "'gamma'" in report.error["message"]
+    assert "must take (rewards, values, dones, gamma=0.99, lam=0.95)" in report.error["message"]
+
+
+def test_exception_points_at_the_candidates_line_and_the_input():
+    src = GAE_HEAD + "    x = 1\n    return values[len(values) + 5], 0\n"
+    report = check(src, "gae", "numpy")
+    assert report.error["kind"] == "exception" and report.error["line"] == 5
+    assert "IndexError" in report.error["message"] and "edge:" in report.error["message"]
+
+
+def test_returning_none_is_an_output_type_problem():
+    report = check(GAE_HEAD + "    return None\n", "gae", "numpy")
+    failed = {c.id: c for c in report.checks if not c.passed}
+    assert "output-type" in failed and "pair" in failed["output-type"].message
+    assert "output-type" in report.mistake_ids
+
+
+def test_unreduced_loss_is_an_output_shape_problem():
+    src = ("import numpy as np\n\ndef ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
+           "    r = np.exp(new_logp - old_logp)\n"
+           "    return -np.minimum(r * advantages, np.clip(r, 1 - clip_eps, 1 + clip_eps) * advantages)\n")
+    report = check(src, "policy_loss", "numpy")
+    failed = {c.id: c.message for c in report.checks if not c.passed}
+    assert "output-shape" in failed and "mean" in failed["output-shape"]
+
+
+def test_numpy_answer_may_return_a_float_or_a_zero_d_array():
+    body = ("    r = np.exp(new_logp - old_logp)\n"
+            "    v = -np.minimum(r * advantages, np.clip(r, 1 - clip_eps, 1 + clip_eps) * advantages).mean()\n")
+    head = "import numpy as np\n\ndef ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
+    assert check(head + body + "    return float(v)\n", "policy_loss", "numpy").passed
+    assert check(head + body + "    return np.array(v)\n", "policy_loss", "numpy").passed
+
+
+def test_torch_answer_returning_a_python_float_is_told_to_return_a_tensor():
+    src = ("import torch\n\ndef ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
+           "    r = torch.exp(new_logp - old_logp.detach())\n"
+           "    a = advantages.detach()\n"
+           "    return float(-torch.min(r * a, r.clamp(1 - clip_eps, 1 + clip_eps) * a).mean())\n")
+    report = check(src, "policy_loss", "torch")
+    failed = {c.id: c.message for c in report.checks if not c.passed}
+    assert "tensor" in failed["output-type"]
+
+
+def test_forward_scan_gets_the_recursion_sentence_and_a_small_counterexample():
+    m = next(m for m in get_drill("gae").mistakes if m.id == "gae-forward-scan")
+    report = check(m.source("numpy"), "gae", "numpy")
+    failed = [c for c in report.checks if not c.passed]
+    assert failed[0].id == "backward-recursion"
+    assert "from the last step backwards" in failed[0].message and "t = " in failed[0].message
+    cx = report.counterexample
+    assert cx.check == "backward-recursion" and len(cx.inputs["rewards"]) <= 3
+    assert cx.expected["advantages"] is not None and cx.got["advantages"] is not None
+    assert report.mistake_ids == ["gae-forward-scan"]
+
+
+def test_lam_zero_sentence_names_the_step():
+    m = next(m for m in get_drill("gae").mistakes if m.id == "gae-done-bootstrap")
+    report = check(m.source("numpy"), "gae", "numpy")
+    msg = next(c.message for c in report.checks if c.id == "lam-zero-td-error")
+    assert msg.startswith("With lam = 0 GAE must equal the one-step TD error") and "t = " in msg
+
+
+def test_verdict_is_computed_outside_the_candidates_reach():
+    """An answer that patches numpy and torch comparison functions in its own process still fails."""
+    src = ("import numpy as np\nimport torch\n"
+           "np.allclose = lambda *a, **k: True\nnp.isclose = lambda a, b, *x, **k: np.ones(np.shape(a), bool)\n"
+           "torch.allclose = lambda *a, **k: True\ntorch.clamp = lambda x, *a, **k: x\n\n"
+           "def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
+           "    return -(np.exp(new_logp - old_logp) * advantages).mean()\n")
+    report = check(src, "policy_loss", "numpy")
+    assert not report.passed and "policy-no-clip" in report.mistake_ids
+
+
+def test_json_report_has_the_documented_keys():
+    report = check(get_drill("value_loss").solution("numpy"), "value_loss", "numpy").to_json()
+    assert {"drill", "framework", "passed", "checks", "diagnoses", "counterexample", "error",
+            "elapsed_ms"} <= set(report)
+    assert all(set(c) == {"id", "passed", "message", "title"} for c in report["checks"])
+
+
+def test_same_seed_same_verdict_and_counterexample():
+    m = next(m for m in get_drill("policy_loss").mistakes if m.id == "policy-clip-advantage")
+    a = check(m.source("numpy"), "policy_loss", "numpy", seed=3).to_json()
+    b = check(m.source("numpy"), "policy_loss", "numpy", seed=3).to_json()
+    assert a["counterexample"] == b["counterexample"] and a["checks"] == b["checks"]
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import numpy as np\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95): pass", ("gae", "numpy")),
+    ("import torch\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95): pass", ("gae", "torch")),
+    ("import torch\ndef compute_actor_loss(a, b, c): pass", ("actor_loss", "torch")),
+    ("def ppo_value_loss(values, old_values, returns, clip_eps=0.2): pass", ("value_loss", "numpy")),
+    ("import torch\ndef ppo_total_loss(x:\n", ("total_loss", "torch")),  # syntax error still detected
+])
+def test_drill_and_framework_are_inferred(source, expected):
+    assert detect(source) == expected
+
+
+def test_detection_failures_are_usage_errors():
+    with pytest.raises(DetectError, match="no drill function"):
+        detect("def foo(): pass")
+    with pytest.raises(DetectError, match="no numpy version"):
+        detect("def compute_actor_loss(): pass", framework="numpy")
+    with pytest.raises(DetectError, match="unknown drill"):
+        detect("", drill="nope")

@@ -1,0 +1,61 @@
+"""The warm checker worker the app uses: one process, many checks, usage errors passed through, and a
+dead worker reported (then replaced) instead of hanging the app."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import pytest
+
+from checker.cli import UsageError
+from checker.service import CheckerClient, CheckerUnavailable
+from drills import get_drill
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = CheckerClient()
+    assert c.wait_ready(60), "the checker worker did not start"
+    yield c
+    c.close()
+
+
+def test_client_module_is_light():
+    import subprocess
+
+    code = ("import sys\nimport checker.service\n"
+            "print('torch' in sys.modules, 'numpy' in sys.modules, 'textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False", "False"]
+
+
+def test_right_and_wrong_answers_through_the_worker(client):
+    ok = client.check(get_drill("gae").solution("torch"))
+    assert ok.passed and ok.drill == "gae" and ok.framework == "torch"
+    bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-no-bootstrap")
+    bad = client.check(bug.source("numpy"), drill="gae")
+    assert not bad.passed and "gae-no-bootstrap" in bad.mistake_ids and bad.counterexample is not None
+
+
+def test_usage_errors_come_back_as_usage_errors(client):
+    with pytest.raises(UsageError, match="no drill function"):
+        client.check("def nothing():\n    pass\n")
+
+
+def test_a_worker_dying_mid_check_is_reported_and_replaced():
+    import threading
+
+    c = CheckerClient()
+    try:
+        assert c.wait_ready(60)
+        pid = c._proc.pid
+        threading.Timer(1.0, os.kill, (pid, signal.SIGKILL)).start()
+        spin = ("import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+                "    while True:\n        pass\n")
+        with pytest.raises(CheckerUnavailable, match="stopped"):
+            c.check(spin, timeout=60)
+        report = c.check(get_drill("value_loss").solution("numpy"), timeout=120)  # a fresh worker
+        assert report.passed and c._proc.pid != pid
+    finally:
+        c.close()
