@@ -882,3 +882,16 @@ def test_total_solution_repeats_the_policy_and_value_lines(fw):
         for line in body:
             if line.strip() and not line.strip().startswith("return"):
                 assert line in total, f"{part} line missing from total_loss/solution/{fw}.py: {line!r}"
+
+
+@pytest.mark.parametrize("pitfall_id", list(PITFALLS))
+def test_pitfall_first_hint_does_not_give_the_fix(pitfall_id):
+    """Hint 1 is a nudge: it must not quote the solution line that the planted mistake replaced."""
+    drill = get_drill(pitfall_id)
+    for fw in drill.frameworks:
+        solution, buggy = drill.solution(fw).splitlines(), drill.starter(fw).splitlines()
+        fixed = [line.strip() for line in solution if line not in buggy and line.strip()
+                 and not line.strip().startswith("#")]
+        assert fixed, "the planted mistake changes at least one code line"
+        for line in fixed:
+            assert line not in drill.hints[0], (fw, line)
