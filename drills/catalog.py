@@ -180,7 +180,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
     if not prompt.lstrip().startswith(PITFALL_PROMPT_START):
         raise DrillContentError(folder / "prompt.md", None, f"a pitfall prompt must start with "
                                 f"{PITFALL_PROMPT_START!r}", root=root)
-    base_id = fields.data["base"]
+    base_id = fields.ident("base", DRILL_ID, "a core drill id")
     if base_id not in core:
         raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
     base = core[base_id]
@@ -189,7 +189,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
     for fw in frameworks:
         if fw not in base.frameworks:
             raise fields.error("frameworks", f"base drill {base_id!r} has no {fw!r} version")
-    mistake_id = fields.data["mistake"]
+    mistake_id = fields.ident("mistake", MISTAKE_ID, "a mistake id of the base drill")
     planted = next((m for m in base.mistakes if m.id == mistake_id), None)
     if planted is None:
         raise fields.error("mistake", f"{mistake_id!r} is not in {base_id}/mistakes/ "

@@ -895,3 +895,18 @@ def test_pitfall_first_hint_does_not_give_the_fix(pitfall_id):
         assert fixed, "the planted mistake changes at least one code line"
         for line in fixed:
             assert line not in drill.hints[0], (fw, line)
+
+
+def test_non_string_values_are_content_errors_not_crashes(toy):
+    edit(toy, "fix-toy/drill.yaml", "base: toy", "base: [toy]")
+    assert "drills/fix-toy/drill.yaml: field 'base': must be a core drill id" in str(broken(toy))
+
+
+def test_common_mistakes_are_strict(toy):
+    edit(toy, "_common/mistakes.yaml", "  card: ppo-clipped-objective\n", "  card: ppo-clipped-objective\n  seed_row: min-max\n")
+    assert str(broken(toy)).startswith("drills/_common/mistakes.yaml: field 'seed_row': unknown key")
+
+
+def test_empty_yaml_is_a_content_error(toy):
+    (toy / "toy/mistakes/toy-triple/mistake.yaml").write_text("")
+    assert str(broken(toy)) == "drills/toy/mistakes/toy-triple/mistake.yaml: the file must be a YAML mapping of keys to values"
