@@ -1,0 +1,292 @@
+"""Mock interviews: composition from a seed, timer accounting with pauses, scorecard values,
+persistence across a crash, and the loop into the card and drill schedules."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from cards.deck import load_decks
+from cards.mock import (RUBRIC, MockPlan, MockSession, MockStateError, format_plan, format_scorecard,
+                        plan_mock, time_factor, unfinished_mocks)
+from cards.store import open_store
+from drills import load_drills
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+class FakeClock:
+    """A clock advanced by hand."""
+
+    def __init__(self, start: datetime = T0) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def store(tmp_path):
+    with open_store(tmp_path / "data") as s:
+        yield s
+
+
+# -- composition ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_plan_composition(seed):
+    plan = plan_mock(seed, 45)
+    drills = {d.id: d for d in load_drills()}
+    deckset = load_decks()
+    assert 2 <= len(plan.drills) <= 3
+    assert any(drills[i.ref].difficulty != "easy" for i in plan.drills), "never all easy"
+    assert 6 <= len(plan.questions) <= 10
+    assert len({i.ref for i in plan.questions}) == len(plan.questions), "no question twice"
+    assert sum(i.budget_s for i in plan.items) == 45 * 60
+    assert [i.index for i in plan.items] == list(range(len(plan.items)))
+    assert plan.items[0].kind == "drill"
+    for item in plan.drills:
+        assert item.framework in drills[item.ref].frameworks
+        assert item.target_minutes == drills[item.ref].target_minutes
+    for q in plan.questions:
+        assert q.drill in {d.ref for d in plan.drills}
+        drill = drills[q.drill]
+        card = deckset.by_id[q.ref]
+        own = {deckset.by_id[c] for c in drill.cards}
+        related = (q.ref in drill.cards
+                   or set(card.concepts) & {k for c in own for k in c.concepts}
+                   or set(card.tags) & {t for c in own for t in c.tags})
+        assert related, f"{q.ref} is not on the topic of {drill.id}"
+
+
+def test_same_seed_same_plan_and_seeds_differ():
+    assert plan_mock(1234, 45) == plan_mock(1234, 45)
+    assert plan_mock(1234, 45).to_json() == MockPlan.from_json(plan_mock(1234, 45).to_json()).to_json()
+    assert len({tuple((i.kind, i.ref) for i in plan_mock(s).items) for s in range(20)}) > 10
+
+
+def test_questions_prefer_the_drills_own_cards():
+    drills = {d.id: d for d in load_drills()}
+    own = total = 0
+    for seed in range(30):
+        for q in plan_mock(seed).questions:
+            total += 1
+            own += q.ref in drills[q.drill].cards
+    assert own / total > 0.6
+
+
+def test_framework_choice_and_minutes_validation():
+    plan = plan_mock(5, 60, framework="torch")
+    assert all(i.framework == "torch" for i in plan.drills)
+    assert sum(i.budget_s for i in plan.items) == 3600
+    with pytest.raises(ValueError, match="minutes must be a whole number from 15 to 180"):
+        plan_mock(5, 5)
+    short = plan_mock(9, 15)
+    assert len(short.drills) == 2 and 6 <= len(short.questions) <= 10
+
+
+def test_format_plan_lists_every_item_and_the_replay_command():
+    plan = plan_mock(42)
+    text = format_plan(plan)
+    for item in plan.items:
+        assert item.ref in text
+    assert "ppo-drill mock --seed 42 --minutes 45" in text
+
+
+# -- timer accounting ----------------------------------------------------------------------
+
+
+def test_timer_counts_open_time_and_skips_recorded_pauses(clock):
+    s = MockSession.start(plan_mock(3), clock=clock)
+    assert s.status == "running" and s.elapsed_s() == 0
+    clock.advance(100)
+    assert s.elapsed_s() == 100 and s.item_elapsed_s() == 100
+    s.pause()
+    clock.advance(50)
+    assert s.status == "paused" and s.elapsed_s() == 100 and s.paused_s() == 50
+    with pytest.raises(MockStateError, match="paused"):
+        s.submit_drill(True)
+    s.resume()
+    clock.advance(20)
+    assert s.elapsed_s() == 120
+    s.submit_drill(True)
+    assert s.results[0].time_s == 120
+    clock.advance(30)
+    assert s.item_elapsed_s() == 30
+    s.pause()
+    clock.advance(10)
+    s.resume()
+    clock.advance(5)
+    s.grade_question("knew")
+    assert s.results[1].time_s == 35
+    assert s.remaining_s() == 45 * 60 - 155
+    card = s.scorecard()
+    assert card.paused_s == 60
+    assert [p["seconds"] for p in card.pauses] == [50, 10]
+    assert all(p["reason"] == "key" for p in card.pauses)
+
+
+def test_time_up_finishes_at_the_clock_not_later(clock):
+    plan = plan_mock(3, 15)
+    s = MockSession.start(plan, clock=clock)
+    clock.advance(60)
+    s.pause()
+    clock.advance(600)
+    s.resume()
+    clock.advance(plan.total_s)  # the app noticed late
+    assert s.tick() is True
+    assert s.finish_reason == "time-up"
+    assert s.elapsed_s() == plan.total_s
+    assert s.finished_at == T0 + timedelta(seconds=600 + plan.total_s)
+    with pytest.raises(MockStateError, match="finished"):
+        s.grade_question("knew")
+
+
+def test_wrong_item_kind_and_bad_grade_are_refused(clock):
+    s = MockSession.start(plan_mock(3), clock=clock)
+    with pytest.raises(MockStateError, match="not a question"):
+        s.grade_question("knew")
+    s.give_up()
+    with pytest.raises(ValueError, match="knew, partly, missed"):
+        s.grade_question("sort of")
+
+
+# -- scorecard -----------------------------------------------------------------------------
+
+
+def test_time_factor_rubric():
+    assert time_factor(100, 100) == 1.0
+    assert time_factor(150, 100) == 0.5
+    assert time_factor(250, 100) == 0.0
+    assert time_factor(None, 100) == 0.0
+
+
+def _play(s: MockSession, clock: FakeClock) -> None:
+    """A fixed run: drill 1 failed once then passed on time, questions knew / partly / missed ...,
+    the rest unanswered."""
+    first = s.current
+    clock.advance(60)
+    s.submit_drill(False, [("clip-around-zero", "pitfall-clip-range")])
+    clock.advance(first.budget_s - 60)  # exactly at the budget
+    s.submit_drill(True)
+    grades = iter(["knew", "partly", "missed"])
+    while s.current is not None and s.current.kind == "question":
+        clock.advance(s.current.budget_s * 1.5)  # half over budget: time factor 0.5
+        s.grade_question(next(grades, "knew"))
+
+
+def test_scorecard_values(clock):
+    plan = plan_mock(11, 45)
+    s = MockSession.start(plan, clock=clock)
+    _play(s, clock)
+    card = s.finish()
+    items = {i.index: i for i in card.items}
+    d0 = items[0]
+    assert (d0.outcome, d0.correct, d0.time_factor, d0.points, d0.runs) == ("passed", 1.0, 1.0, 3.0, 2)
+    assert d0.on_time
+    assert [m["id"] for m in d0.mistakes] == ["clip-around-zero"]
+    assert d0.mistakes[0]["title"]  # the catalogue's title was looked up
+    asked = [i for i in card.items if i.kind == "question" and i.outcome != "unanswered"]
+    expected_grades = ["knew", "partly", "missed"] + ["knew"] * (len(asked) - 3)
+    assert [i.outcome for i in asked] == expected_grades
+    for q in asked:
+        assert q.time_factor == pytest.approx(0.5)
+        assert q.points == pytest.approx(q.correct * (0.8 + 0.2 * 0.5))
+    rest = [i for i in card.items if i.index > asked[-1].index]
+    assert rest and all(i.outcome == "unanswered" and i.points == 0 for i in rest)
+    weights = sum(3 if i.kind == "drill" else 1 for i in plan.items)
+    earned = 3.0 + sum(q.correct * 0.9 for q in asked)
+    assert card.score == pytest.approx(round(100 * earned / weights, 1))
+    correct = 3.0 + sum(q.correct for q in asked)
+    assert card.correctness == pytest.approx(round(100 * correct / weights, 1))
+    assert card.rubric == RUBRIC and "correctness" in RUBRIC.lower()
+    topics = [t["topic"] for t in card.study_next]
+    missed = next(q for q in asked if q.outcome == "missed")
+    assert missed.topic in topics
+    assert any(missed.ref in t["cards"] for t in card.study_next)
+    assert any("pitfall-clip-range" in t["cards"] for t in card.study_next)
+    text = format_scorecard(card)
+    assert f"Score {card.score:.1f} / 100" in text and "Rubric:" in text and "clip-around-zero" in text
+    assert "No pauses" in text
+
+
+def test_scorecard_shows_pauses(clock):
+    s = MockSession.start(plan_mock(2), clock=clock)
+    clock.advance(10)
+    s.pause()
+    clock.advance(90)
+    s.resume()
+    card = s.finish()
+    assert card.paused_s == 90
+    assert "Paused 1 time(s), 1:30 in all (not counted)" in format_scorecard(card)
+
+
+# -- persistence and the training loop -----------------------------------------------------
+
+
+def test_crash_mid_mock_keeps_what_was_answered(tmp_path, clock):
+    data = tmp_path / "data"
+    store = open_store(data)
+    s = MockSession.start(plan_mock(8), store, clock=clock, fuzz=False)
+    clock.advance(120)
+    s.submit_drill(True)
+    clock.advance(40)
+    s.grade_question("partly")
+    clock.advance(15)
+    s.touch()
+    mock_id = s.mock_id
+    store.close()  # the process dies here: nothing more is written
+    del s
+    clock.advance(300)  # the app is closed for five minutes
+    with open_store(data) as store2:
+        assert unfinished_mocks(store2) == [mock_id]
+        again = MockSession.load(store2, mock_id, clock=clock, fuzz=False)
+        assert [r.outcome for r in again.results[:2]] == ["passed", "partly"]
+        assert again.current.index == 2
+        assert again.elapsed_s() == 175  # the closed five minutes are not counted ...
+        assert again.pauses[-1].reason == "closed" and again.pauses[-1].seconds(clock()) == 300
+        clock.advance(5)
+        again.grade_question("knew")
+        card = again.finish()
+        assert "app closed" in format_scorecard(card)  # ... and the scorecard says so
+        assert unfinished_mocks(store2) == []
+        row = store2.mocks()[-1]
+        assert row.finished_at is not None and row.payload["scorecard"]["score"] == card.score
+
+
+def test_load_refuses_foreign_payload(store):
+    mock_id = store.record_mock(seed=1, started_at=T0, payload={"what": "ever"})
+    with pytest.raises(ValueError, match="field 'payload'"):
+        MockSession.load(store, mock_id)
+    with pytest.raises(KeyError, match="no mock session"):
+        MockSession.load(store, "nope")
+
+
+def test_mock_drill_runs_are_attempts_and_send_cards_back(store, clock):
+    s = MockSession.start(plan_mock(11), store, clock=clock, fuzz=False)
+    drill = s.current
+    assert store.card_state("pitfall-clip-range") is None
+    clock.advance(90)
+    s.submit_drill(False, [("clip-around-zero", "pitfall-clip-range")], code="def f(): pass")
+    attempts = store.attempts()
+    assert [(a.drill_id, a.passed, a.mistakes, a.elapsed_s) for a in attempts] == [
+        (drill.ref, False, ["clip-around-zero"], 90.0)]
+    again = [r for r in store.reviews() if r.source == "checker"]
+    assert [(r.card_id, r.rating) for r in again] == [("pitfall-clip-range", 1)]
+    assert store.drill_state(drill.ref) is not None
+    clock.advance(30)
+    s.submit_drill(True)
+    q = s.current
+    clock.advance(20)
+    s.grade_question("missed")
+    user = [r for r in store.reviews() if r.source == "user"]
+    assert [(r.card_id, r.rating) for r in user] == [(q.ref, 1)]
