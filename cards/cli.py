@@ -12,8 +12,6 @@ import argparse
 import sys
 from typing import Any, Callable
 
-DEFAULT_NEW_PER_DAY = 20
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the cards' sub-commands to the `ppo-drill` parser."""
@@ -100,8 +98,7 @@ def _open() -> Any:
 def _scheduler(store: Any, deckset: Any) -> Any:
     from cards.scheduler import Scheduler
 
-    new_per_day = store.get_setting("new_per_day", DEFAULT_NEW_PER_DAY)
-    return Scheduler(store, deckset, new_per_day=int(new_per_day))
+    return Scheduler(store, deckset)  # new cards per day: the store's setting
 
 
 def cmd_review(args: argparse.Namespace) -> int:

@@ -24,6 +24,8 @@ from cards.store import ProgressStore
 LEARNING_STATES = (int(fsrs.State.Learning), int(fsrs.State.Relearning))
 REVIEW_STATES = (int(fsrs.State.Review),)
 LEARN_AHEAD = timedelta(minutes=20)  # Anki's default "learn ahead limit"
+DEFAULT_NEW_PER_DAY = 20  # Anki's default
+NEW_PER_DAY_SETTING = "new_per_day"
 
 Clock = Callable[[], datetime]
 
@@ -83,16 +85,18 @@ class Scheduler:
     """Study session logic for a deck set on top of a `ProgressStore`.
 
     `clock` is injected so tests (and replays) are deterministic; `fuzz=False` gives exactly the
-    unfuzzed FSRS intervals. Cards whose state exists but who left the decks keep their history
+    unfuzzed FSRS intervals. `new_per_day` defaults to the store's `new_per_day` setting, else 20. Cards whose state exists but who left the decks keep their history
     and are simply not queued.
     """
 
     def __init__(self, store: ProgressStore, deckset: DeckSet, clock: Clock = utc_now,
-                 fuzz: bool = True, new_per_day: int = 20,
+                 fuzz: bool = True, new_per_day: int | None = None,
                  learn_ahead: timedelta = LEARN_AHEAD) -> None:
         self.store = store
         self.deckset = deckset
         self.clock = clock
+        if new_per_day is None:  # the user's setting, shared by the app and the CLI
+            new_per_day = int(store.get_setting(NEW_PER_DAY_SETTING, DEFAULT_NEW_PER_DAY))
         self.new_per_day = new_per_day
         self.learn_ahead = learn_ahead
         self.fsrs = fsrs.Scheduler(enable_fuzzing=fuzz)

@@ -254,3 +254,10 @@ def test_a_second_connection_sees_the_first_ones_reviews(tmp_path):
         assert [c.id for c in first.queue(T0)] == ["c3"]
         assert first.undo_last() == "c1"
         assert [c.id for c in first.queue(T0)] == ["c1", "c3"]
+
+
+def test_new_per_day_defaults_to_the_users_setting(store, tmp_path):
+    assert make(store, tmp_path, {"d": ["c1"]}).new_per_day == 20
+    store.set_setting("new_per_day", 5)
+    assert make(store, tmp_path, {"d": ["c1"]}).new_per_day == 5
+    assert make(store, tmp_path, {"d": ["c1"]}, new_per_day=7).new_per_day == 7
