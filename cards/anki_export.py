@@ -90,7 +90,8 @@ def export_apkg(deckset: DeckSet, path: Path | str, lang: str = "en") -> int:
     count = 0
     for deck in deckset.decks:
         title = deck.display_title("zh" if lang == "zh" else "en")
-        anki_deck = genanki.Deck(deck_anki_id(deck.id), f"{DECK_PREFIX}::{title}")
+        anki_deck = genanki.Deck(deck_anki_id(deck.id), f"{DECK_PREFIX}::{title}",
+                                 description=html.escape(deck.description))
         for card in deck.cards:
             tags = [_tag(t) for t in card.tags] + [f"ppo-drill::{card.deck}", f"kind::{card.kind}"]
             anki_deck.add_note(genanki.Note(model=model, fields=_fields(card, lang), tags=tags,
