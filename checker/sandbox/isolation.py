@@ -8,8 +8,9 @@ uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this 
 else); no-new-privileges; death with the parent. Each step costs well under a millisecond.
 
 Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root) or
-of its pid namespace (ordinary user), repeating until none is left, so a grandchild that called
-setsid cannot outlive the check.
+of its user namespace (ordinary user), repeating until none is left, so a grandchild that called
+setsid cannot outlive the check. (As an ordinary user, the child's own processes also share a new
+pid namespace, whose processes all die when its first one does.)
 """
 from __future__ import annotations
 
@@ -103,7 +104,9 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
     else:
         err = _unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
         if err == 0:
-            facts["pid_ns"] = os.readlink("/proc/self/ns/pid_for_children")
+            # Every process the answer starts is in this user namespace (unless it nests another
+            # one) and in the new pid namespace, which dies with its first process.
+            facts["user_ns"] = os.readlink("/proc/self/ns/user")
         else:
             notes.append("network isolation unavailable: not root and user namespaces disabled "
                          f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
@@ -156,9 +159,9 @@ def _status_matches_uid(pid: int, uid_field: bytes) -> bool:
     return state < 0 or data[state + 8:state + 9] not in (b"Z", b"X")
 
 
-def _in_pid_ns(pid: int, ns: str) -> bool:
+def _in_user_ns(pid: int, ns: str) -> bool:
     try:
-        return os.readlink(f"/proc/{pid}/ns/pid") == ns
+        return os.readlink(f"/proc/{pid}/ns/user") == ns
     except OSError:
         return False
 
@@ -186,7 +189,7 @@ def _sweep(find, budget_s: float = 2.0) -> bool:
         time.sleep(0.0005)
 
 
-def kill_tree(pid: int, uid: int | None, pid_ns: str | None) -> list[str]:
+def kill_tree(pid: int, uid: int | None, user_ns: str | None) -> list[str]:
     """Kill the child, its session and every process it started. Returns notes on anything left."""
     for target in (-pid, pid):
         try:
@@ -200,6 +203,7 @@ def kill_tree(pid: int, uid: int | None, pid_ns: str | None) -> list[str]:
     notes = []
     if uid is not None and not _sweep(lambda: [p for p in processes_of_uid(uid) if p != pid]):
         notes.append(f"processes of sandbox uid {uid} survived the kill")
-    if pid_ns is not None and not _sweep(lambda: [p for p in _proc_pids() if _in_pid_ns(p, pid_ns)]):
-        notes.append("processes in the sandbox pid namespace survived the kill")
+    if user_ns is not None and not _sweep(
+            lambda: [p for p in _proc_pids() if p != pid and _in_user_ns(p, user_ns)]):
+        notes.append("processes in the sandbox user namespace survived the kill")
     return notes

@@ -91,7 +91,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     finally:
         t_kill = time.perf_counter()
         root = os.geteuid() == 0
-        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.pid_ns)
+        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns)
         if run.end.terminal is None and run.end.reason is None:
             # The ending is told by the exit status, and the child has already exited.
             run.end.status, run.end.cpu_s = _reap(pid)
@@ -147,7 +147,7 @@ class _Run:
         self.results: list[CallResult] = []
         self.stdout = bytearray()
         self.out_total = 0
-        self.pid_ns: str | None = None
+        self.user_ns: str | None = None
         self.timings: dict[str, float] = {}
 
     def collect(self, pid: int, res_r: int, out_r: int, t0: float) -> None:
@@ -227,9 +227,11 @@ class _Run:
             if isinstance(notes, list):
                 self.end.notes += [str(n)[:300] for n in notes]
             facts = h.get("facts") if isinstance(h.get("facts"), dict) else {}
-            if isinstance(facts.get("pid_ns"), str):
-                self.pid_ns = facts["pid_ns"]
+            if isinstance(facts.get("user_ns"), str):
+                self.user_ns = facts["user_ns"]
             self._timing("setup_ms", h.get("setup_ms"))
+        elif kind == "error":  # also a failure while setting up, before any candidate code ran
+            self.end.terminal = h
         elif not self.end.hello:
             raise FrameError(f"{kind!r} frame before the sandbox was set up")
         elif kind == "signature" and not self.end.loaded:
@@ -242,8 +244,6 @@ class _Run:
             if self.end.calls_done != len(self.calls):
                 raise FrameError("done before every call was reported")
             self._timing("calls_ms", h.get("calls_ms"))
-            self.end.terminal = h
-        elif kind == "error":
             self.end.terminal = h
         else:
             raise FrameError(f"unexpected {kind!r} frame")

@@ -1,0 +1,117 @@
+"""The sandbox when the app runs as an ordinary user: no uid to drop to, so the child relies on a user +
+pid + network namespace (where the kernel allows them) and says so in `notes` when it cannot.
+
+Simulated from a root test run by forking this process and dropping the fork to an unused ordinary
+uid; that fork is the trusted parent and reports back as JSON over a pipe."""
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_candidate
+from checker.sandbox.isolation import processes_of_uid
+
+HOSTILE = Path(__file__).parent / "hostile"
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root "
+                                "to drop to one; as an ordinary user the other sandbox tests run this path")
+USER_UID = 1_400_000_000 + os.getpid() % 1_000_000  # an unused, unprivileged uid for this test run
+GOOD = "import numpy as np\ndef answer(x):\n    print('hi')\n    return np.asarray(x) * 2\n"
+
+
+def live_processes_of(uid: int, exclude: int) -> list[int]:
+    """Processes of `uid` still running user code (exiting ones have released their memory map)."""
+    alive = []
+    for pid in processes_of_uid(uid):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        if pid != exclude and "VmSize" in status:
+            alive.append(pid)
+    return alive
+
+
+def as_ordinary_user(script) -> dict:
+    """Run `script()` in a fork of this process that has dropped to USER_UID; return its JSON dict."""
+    prepare_parent()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the fork
+        code = 0
+        try:
+            os.close(r)
+            os.setgroups([])
+            os.setresgid(USER_UID, USER_UID, USER_UID)
+            os.setresuid(USER_UID, USER_UID, USER_UID)
+            out = script()
+            reap_finished(block=True)
+            out["left"] = live_processes_of(USER_UID, os.getpid())
+            os.write(w, json.dumps(out).encode())
+        except BaseException as exc:  # noqa: BLE001
+            os.write(w, json.dumps({"crash": repr(exc)}).encode())
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    data = b""
+    try:
+        while select.select([r], [], [], 30)[0]:
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(r)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        for leftover in processes_of_uid(USER_UID):  # never leave this test's processes behind
+            os.kill(leftover, signal.SIGKILL)
+    out = json.loads(data or b'{"crash": "no report"}')
+    assert "crash" not in out, out["crash"]
+    return out
+
+
+def _hostile(name, *args, wall_s=0.6):
+    r = run_candidate((HOSTILE / f"{name}.py").read_text(), "answer", [Call(args or (np.arange(3.0),))],
+                      filename=f"{name}.py", limits=Limits(wall_s=wall_s, memory_mb=512))
+    return {"kind": r.error.kind if r.error else None, "notes": r.notes,
+            "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str)) else None}
+
+
+def test_a_correct_answer_runs_and_any_degradation_is_said():
+    def script():
+        r = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
+        return {"ok": r.ok, "value": r.results[0].value.tolist(), "stdout": r.stdout, "notes": r.notes}
+
+    out = as_ordinary_user(script)
+    assert out["ok"] and out["value"] == [0.0, 2.0, 4.0] and out["stdout"] == "hi\n"
+    userns = int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
+    if userns:
+        assert out["notes"] == []
+    else:
+        assert out["notes"] and out["notes"][0].startswith("network isolation unavailable")
+    assert out["left"] == []
+
+
+def test_hostile_answers_are_contained_without_root():
+    def script():
+        return {name: _hostile(name, *args) for name, args in [
+            ("open_socket", (9,)), ("setsid_grandchild", ()), ("fork_bomb", ()), ("infinite_loop", ()),
+            ("memory_bytearray", ()), ("print_flood", ()), ("segfault", ())]}
+
+    out = as_ordinary_user(script)
+    if out["open_socket"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["open_socket"]["notes"][0])
+    assert out["open_socket"]["kind"] is None and out["open_socket"]["value"] != "connected"
+    assert out["setsid_grandchild"]["kind"] is None
+    assert out["fork_bomb"]["kind"] == out["infinite_loop"]["kind"] == "timeout"
+    assert out["memory_bytearray"]["kind"] == "memory"
+    assert out["print_flood"]["kind"] == "output"
+    assert out["segfault"]["kind"] == "crash"
+    assert out["left"] == []  # the setsid grandchild and the fork bomb were swept
