@@ -261,3 +261,42 @@ def test_new_per_day_defaults_to_the_users_setting(store, tmp_path):
     store.set_setting("new_per_day", 5)
     assert make(store, tmp_path, {"d": ["c1"]}).new_per_day == 5
     assert make(store, tmp_path, {"d": ["c1"]}, new_per_day=7).new_per_day == 7
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_steps = st.lists(st.tuples(st.integers(0, 5), st.integers(1, 4), st.integers(0, 3 * 24 * 60)),
+                  min_size=1, max_size=25)
+
+
+@settings(max_examples=25)
+@given(steps=_steps, probe=st.integers(0, 40 * 24 * 60), new_per_day=st.integers(0, 4))
+def test_next_card_is_the_head_of_the_queue_and_the_queue_is_well_ordered(tmp_path_factory, steps, probe,
+                                                                          new_per_day):
+    folder = tmp_path_factory.mktemp("prop")
+    ids = [f"c{i}" for i in range(6)]
+    with ProgressStore(folder / "p.sqlite3") as store:
+        ds = load_decks(write_decks(folder / "decks", {"a": ids[:3], "b": ids[3:]}), use_cache=False)
+        sched = Scheduler(store, ds, clock=Clock(T0), fuzz=False, new_per_day=new_per_day)
+        now = T0
+        for card, rating, minutes in sorted(steps, key=lambda s: s[2]):
+            now = T0 + timedelta(minutes=minutes)
+            sched.review(ids[card], rating, now=now)
+        at = now + timedelta(minutes=probe)
+        queue = sched.queue(at)
+        head = sched.next_card(at)
+        assert head == (queue[0] if queue else None)
+        assert len({c.id for c in queue}) == len(queue)
+        states = store.card_states()
+        kinds = ["learn" if c.id in states and states[c.id][1] != 2 else "review" if c.id in states else "new"
+                 for c in queue]
+        if queue and any(states.get(c.id, (at,))[0] <= at or c.id not in states for c in queue):
+            order = {"learn": 0, "review": 1, "new": 2}
+            assert [order[k] for k in kinds] == sorted(order[k] for k in kinds)
+            for kind in ("learn", "review"):
+                dues = [states[c.id][0] for c, k in zip(queue, kinds) if k == kind]
+                assert dues == sorted(dues) and all(d <= at for d in dues)
+            new_ids = [c.id for c, k in zip(queue, kinds) if k == "new"]
+            assert new_ids == [i for i in ids if i not in states][:len(new_ids)]
+            assert len(new_ids) <= sched.new_remaining(at)
