@@ -1,7 +1,7 @@
 """What a checked drill attempt does to a candidate's training plan (issue 6's loop): the attempt is
 recorded, every named mistake sends its card back as an Again review made by the checker, and the drill
 itself is rated on its own FSRS schedule (passed within target = Good, passed late = Hard, failed =
-Again), so drills are spaced like cards.
+Again), so drills are spaced like cards, but in days from the first attempt (`drill_schedule`).
 
 Called by the app and by `ppo-drill check` / `watch` (through `tui.cli`'s hook); the checker itself
 knows nothing of progress.
@@ -33,6 +33,25 @@ def drill_rating(passed: bool, elapsed_s: float | None, target_minutes: int | No
     return HARD
 
 
+def drill_schedule(store: ProgressStore, clock=None, fuzz: bool = True):
+    """A `cards.scheduler.DrillSchedule` whose intervals start at days, not minutes.
+
+    FSRS's default learning steps (1 and 10 minutes) suit a card recalled in seconds; a drill is
+    a 2-15 minute exercise, and "due again in 10 minutes" right after solving it would fill the
+    dashboard's "drills due" list with drills just done. Without the steps a first Good is due in
+    2 days, Hard or Again in 1 day; later reviews follow FSRS's stability as for cards. States
+    written with the default steps are read unchanged (a learning drill graduates on its next
+    review).
+    """
+    import fsrs
+
+    from cards.scheduler import DrillSchedule, utc_now
+
+    schedule = DrillSchedule(store, clock=clock or utc_now, fuzz=fuzz)
+    schedule.fsrs = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=fuzz)
+    return schedule
+
+
 def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed: bool,
                  mistakes: list[tuple[str, str | None]], started_at: datetime, finished_at: datetime,
                  elapsed_s: float | None = None, target_minutes: int | None = None, code: str = "",
@@ -44,8 +63,6 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     answer does not flood the review queue. `scheduler` is a `cards.scheduler.Scheduler` (created over
     the shipped decks when None).
     """
-    from cards.scheduler import DrillSchedule
-
     attempt_id = store.record_attempt(drill_id, framework=framework, started_at=started_at,
                                       finished_at=finished_at, passed=passed, elapsed_s=elapsed_s,
                                       mistakes=[m for m, _ in mistakes], code=code, source=source)
@@ -64,5 +81,5 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
                 scheduler.mark_again(card_id, now=finished_at, source="checker")
                 cards_again.append(card_id)
     rating = drill_rating(passed, elapsed_s, target_minutes)
-    due = DrillSchedule(store, clock=lambda: finished_at, fuzz=fuzz).record(drill_id, rating, now=finished_at)
+    due = drill_schedule(store, clock=lambda: finished_at, fuzz=fuzz).record(drill_id, rating, now=finished_at)
     return AttemptOutcome(attempt_id, rating, cards_again, due)

@@ -1,0 +1,92 @@
+"""The loop from a checked attempt into the schedules: a named mistake moves its card's due date
+(an Again review made by the checker, visible in history), and drills are spaced by outcome."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from cards.deck import load_decks
+from cards.scheduler import DrillSchedule, Scheduler
+from cards.store import open_store
+from cards.training import AGAIN, GOOD, HARD, drill_rating, record_check
+
+T0 = datetime(2026, 4, 1, 8, 0, tzinfo=timezone.utc)
+CARD = "pitfall-gae-direction"
+
+
+@pytest.fixture
+def store(tmp_path):
+    with open_store(tmp_path / "data") as s:
+        yield s
+
+
+def _check(store, when, *, passed=False, mistakes=(("gae-forward-scan", CARD),), elapsed=120.0,
+           drill="gae"):
+    return record_check(store, drill_id=drill, framework="numpy", passed=passed, mistakes=list(mistakes),
+                        started_at=when - timedelta(seconds=elapsed), finished_at=when, elapsed_s=elapsed,
+                        target_minutes=10, fuzz=False)
+
+
+def test_named_mistake_moves_the_related_cards_due_date(store):
+    sch = Scheduler(store, load_decks(), clock=lambda: T0, fuzz=False)
+    sch.review(CARD, 3, now=T0)
+    sch.review(CARD, 3, now=T0 + timedelta(minutes=10))
+    out = sch.review(CARD, 3, now=T0 + timedelta(days=3))
+    due_before = out.due
+    when = T0 + timedelta(days=4)
+    assert due_before > when + timedelta(days=3)  # a learned card, not due for days
+    outcome = _check(store, when)
+    assert outcome.cards_again == [CARD]
+    due_after = store.card_states()[CARD][0]
+    assert due_after < due_before and due_after <= when + timedelta(days=1)
+    last = store.reviews(card_id=CARD)[-1]
+    assert (last.source, last.rating, last.reviewed_at) == ("checker", 1, when)
+    assert CARD in [c.id for c in sch.queue(now=due_after)]
+
+
+def test_rerunning_a_wrong_answer_does_not_flood_the_queue(store):
+    _check(store, T0)
+    assert _check(store, T0 + timedelta(minutes=5)).cards_again == []
+    assert _check(store, T0 + timedelta(hours=13)).cards_again == [CARD]
+    assert [r.source for r in store.reviews(card_id=CARD)] == ["checker", "checker"]
+
+
+def test_unknown_cards_are_ignored_but_the_attempt_is_kept(store):
+    out = _check(store, T0, mistakes=[("no-such-mistake", "no-such-card"), ("common-x", None)])
+    assert out.cards_again == []
+    assert store.attempts()[-1].mistakes == ["no-such-mistake", "common-x"]
+
+
+def test_drill_rating_rule():
+    assert drill_rating(True, 599, 10) == GOOD
+    assert drill_rating(True, 601, 10) == HARD
+    assert drill_rating(False, 10, 10) == AGAIN
+    assert drill_rating(True, None, 10) == GOOD
+
+
+def test_drills_are_spaced_and_listed_as_due(store):
+    _check(store, T0, passed=True, mistakes=(), drill="gae")           # Good
+    _check(store, T0, passed=False, drill="policy_loss")              # Again
+    schedule = DrillSchedule(store, clock=lambda: T0, fuzz=False)  # what the dashboard calls
+    assert schedule.due(now=T0 + timedelta(hours=1)) == []  # nothing "due" minutes after a try
+    next_day = T0 + timedelta(days=1)
+    assert schedule.due(now=next_day) == ["policy_loss"]  # failed: tomorrow
+    assert schedule.due(now=T0 + timedelta(days=2)) == ["policy_loss", "gae"]  # passed: in days
+    assert schedule.due(now=next_day, drill_ids=["gae", "policy_loss", "value_loss"]) == [
+        "policy_loss", "value_loss"]  # never tried drills follow
+
+
+def test_drill_passed_late_is_hard_and_due_sooner_than_on_time(store):
+    _check(store, T0, passed=True, mistakes=(), drill="gae", elapsed=300)
+    _check(store, T0, passed=True, mistakes=(), drill="value_loss", elapsed=900)  # over 10 min target
+    states = store.drill_states()
+    assert states["value_loss"] < states["gae"]
+
+
+def test_drill_states_from_minute_steps_graduate(store):
+    legacy = DrillSchedule(store, clock=lambda: T0, fuzz=False)
+    legacy.record("gae", GOOD, now=T0)  # old default steps: due in 10 minutes
+    assert store.drill_states()["gae"] <= T0 + timedelta(minutes=10)
+    _check(store, T0 + timedelta(minutes=20), passed=True, mistakes=(), drill="gae")
+    assert store.drill_states()["gae"] >= T0 + timedelta(days=2)
