@@ -71,6 +71,10 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         except _UsageError as exc:
             print(f"ppo-drill {args.command}: {exc}", file=sys.stderr)
             return 1
+        except OSError as exc:  # e.g. an output folder that cannot be written
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"ppo-drill {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+            return 1
 
     run.__doc__ = handler.__doc__
     return run

@@ -264,3 +264,12 @@ def test_run_review_records_each_answer_time_and_stops_at_the_limit(decks, tmp_p
             ("a-one", 3, 2500), ("a-two", 2, 750)]
         assert "> 3\n" in out.getvalue()  # piped answers are echoed so transcripts read well
         assert out.getvalue().rstrip().endswith("Reviewed 2 cards.")
+
+
+def test_unwritable_output_is_a_message_not_a_traceback(monkeypatch, capsys, decks, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, _, err = run_cli(monkeypatch, capsys, ["export-progress", str(blocker / "out.json")])
+    assert code == 1 and "ppo-drill export-progress:" in err and "Traceback" not in err
+    code, _, err = run_cli(monkeypatch, capsys, ["export-anki", str(blocker / "x.apkg"), "--decks", str(decks)])
+    assert code == 1 and "ppo-drill export-anki:" in err
