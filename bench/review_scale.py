@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         raw = sqlite3.connect(path, isolation_level=None)
         scratch = sqlite3.connect(Path(tmp) / "baseline.sqlite3", isolation_level=None)
         scratch.execute("PRAGMA journal_mode = WAL")
-        scratch.execute("PRAGMA synchronous = NORMAL")  # as the store
+        scratch.execute("PRAGMA synchronous = FULL")  # as the store
         scratch.execute("CREATE TABLE t (x INTEGER)")
 
         base_read, base_write, fetch, record = [], [], [], []
