@@ -373,3 +373,33 @@ def test_a_folder_in_place_of_the_file_is_refused(tmp_path):
     (tmp_path / "progress.sqlite3").mkdir()
     with pytest.raises(StoreError, match="is a folder"):
         ProgressStore(tmp_path / "progress.sqlite3")
+
+
+def test_threads_sharing_one_store_do_not_trip_over_each_others_transactions(tmp_path):
+    import threading
+
+    ds = load_decks(write_deck(tmp_path / "decks", ["c0", "c1"]), use_cache=False)
+    errors: list[BaseException] = []
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        sched = Scheduler(store, ds, fuzz=False)
+
+        def work(k: int) -> None:
+            try:
+                for i in range(25):
+                    if k % 2:
+                        store.record_attempt(f"d{k}", framework="numpy", started_at=T0, passed=True)
+                    else:
+                        sched.review(f"c{i % 2}", 3)
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert len(store.attempts()) == 50 and len(store.reviews()) == 50
+        for cid in ("c0", "c1"):
+            chain = store.reviews(cid)
+            assert all(cur.state_before == prev.state_after for prev, cur in zip(chain, chain[1:]))
