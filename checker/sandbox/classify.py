@@ -116,6 +116,9 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
             msg = f"The sandbox could not run your code: {exc_type}: {exc_msg}"
         return SandboxError("crash", msg, line, detail, index, exc_type)
     msg = f"Your code raised {exc_type}{where}{at}: {exc_msg}"
+    if "Too many open files" in exc_msg:
+        msg += (" (the sandbox lets an answer open no files or sockets; it may import only modules "
+                "the checker has already loaded, such as numpy, torch, math and collections)")
     return SandboxError("exception", msg, line, detail, index, exc_type)
 
 
