@@ -301,7 +301,7 @@ class MockSession:
 
     def __init__(self, plan: MockPlan, *, store: ProgressStore | None = None, clock: Clock = _utc_now,
                  started_at: datetime | None = None, mock_id: str | None = None,
-                 record_training: bool = True, fuzz: bool = True) -> None:
+                 record_training: bool = True, fuzz: bool = True, scheduler: Any = None) -> None:
         self.plan = plan
         self.store = store
         self.clock = clock
@@ -314,7 +314,7 @@ class MockSession:
         self.results: list[ItemResult] = [ItemResult(0, 0.0)] if plan.items else []
         self.finished_at: datetime | None = None
         self.finish_reason: str | None = None
-        self._scheduler = None
+        self._scheduler = scheduler  # a cards.scheduler.Scheduler over this store (made when needed)
 
     # -- construction ----------------------------------------------------------------------
 
@@ -576,6 +576,18 @@ class MockSession:
             self.mock_id = self.store.record_mock(seed=self.plan.seed, started_at=self.started_at,
                                                   payload=self.payload(), finished_at=self.finished_at,
                                                   mock_id=self.mock_id)
+
+
+def answer_root(mock_id: str | None, data_dir: Any = None) -> Any:
+    """The folder for a session's typed answers (`cards.drafts` files under it): mock answers
+    start from the starter and never overwrite the drill workspace's saved answer."""
+    from pathlib import Path
+
+    if data_dir is None:
+        from cards.paths import data_dir as default_dir
+
+        data_dir = default_dir()
+    return Path(data_dir) / "mock" / (mock_id or "unsaved")
 
 
 def unfinished_mocks(store: ProgressStore) -> list[str]:

@@ -1,0 +1,172 @@
+"""The mock and stats screens under `App.run_test()`: a short mock driven with the Pilot (a
+scripted checker and a fixed clock), the `ppo-drill mock` entry, and the stats screen's plots."""
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from cards.mock import plan_mock
+from cards.store import open_store
+from drills import get_drill
+from tui.app import PpoDrillApp
+from tui.mock_command import mock_app
+from tui.screens.mock import MockScreen
+from tui.testing import FixedClock, ScriptedChecker
+from tui.widgets.results import ResultsPanel
+
+SIZE = (120, 40)
+
+
+def _sync(fn):
+    """Run an async Pilot test on a fresh event loop (no asyncio pytest plugin is installed)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return run
+
+
+def _app(tmp_path, clock, checker, **kwargs):
+    return PpoDrillApp(data_dir=tmp_path / "data", clock=clock, checker_factory=lambda: checker,
+                       fuzz=False, **kwargs)
+
+
+async def _settle(app, pilot):
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@_sync
+async def test_pilot_short_mock(tmp_path):
+    clock, checker = FixedClock(), ScriptedChecker()
+    app = _app(tmp_path, clock, checker)
+    plan = plan_mock(11, 45)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = MockScreen(plan)
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert screen.session is None and "not started" in str(screen.query_one("#mock-clock").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        s = screen.session
+        assert s is not None and s.status == "running" and s.current.kind == "drill"
+        drill_item = s.current
+        drill = get_drill(drill_item.ref)
+
+        # a wrong answer: a catalogued mistake is named, the item stays open
+        wrong = next(m for m in drill.mistakes if m.source(drill_item.framework) is not None)
+        screen.query_one("#drill-editor").load_text(wrong.source(drill_item.framework))
+        clock.advance(seconds=60)
+        await pilot.press("ctrl+r")
+        await _settle(app, pilot)
+        assert s.current is drill_item and s.results[-1].runs == 1
+        panel = screen.query_one("#drill-results", ResultsPanel)
+        assert panel.report is not None and panel.report.mistake_ids == [wrong.id]
+
+        # the model answer passes and moves on to the first question
+        screen.query_one("#drill-editor").load_text(drill.solution(drill_item.framework))
+        clock.advance(seconds=120)
+        await pilot.press("ctrl+r")
+        await _settle(app, pilot)
+        assert s.results[0].outcome == "passed" and s.results[0].time_s == 180
+        assert s.current.kind == "question"
+        assert screen.query_one("#mock-body").current == "question-view"
+
+        # grading needs the answer revealed first
+        question = s.current
+        await pilot.press("1")
+        assert s.current is question
+        await pilot.press("space", "2")
+        await pilot.pause()
+        assert s.results[1].outcome == "partly"
+
+        # a recorded pause hides the work
+        clock.advance(seconds=30)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert s.paused and screen.query_one("#mock-body").current == "paused-view"
+        clock.advance(seconds=90)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert not s.paused
+
+        await pilot.press("ctrl+n")  # skip the question
+        await pilot.pause()
+        assert s.results[2].outcome == "unanswered"
+        await pilot.press("ctrl+f", "y")
+        await pilot.pause()
+        assert s.finished and screen.query_one("#mock-body").current == "scorecard-view"
+        text = str(screen.query_one("#scorecard").render())
+        assert "Score" in text and "Paused 1 time(s), 1:30" in text
+
+    with open_store(tmp_path / "data") as store:
+        [row] = store.mocks()
+        assert row.seed == 11 and row.finished_at is not None
+        assert row.payload["scorecard"]["paused_s"] == 90
+        attempts = store.attempts()
+        assert [(a.drill_id, a.passed) for a in attempts] == [(drill_item.ref, False), (drill_item.ref, True)]
+        assert attempts[0].mistakes == [wrong.id]
+        sources = {(r.card_id, r.source) for r in store.reviews()}
+        assert (wrong.card, "checker") in sources and (question.ref, "user") in sources
+
+
+@_sync
+async def test_leaving_and_continuing_a_mock(tmp_path):
+    clock, checker = FixedClock(), ScriptedChecker()
+    app = _app(tmp_path, clock, checker)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = MockScreen(plan_mock(4, 30))
+        await app.push_screen(first)
+        await pilot.press("enter")
+        await pilot.pause()
+        item = first.session.current
+        first.query_one("#drill-editor").load_text("# my half-written answer\n")
+        clock.advance(seconds=100)
+        await pilot.press("escape")  # leave the screen; the mock stays saved
+        await pilot.pause()
+        assert not isinstance(app.screen, MockScreen)
+        clock.advance(seconds=600)
+        again = MockScreen(seed=99)
+        await app.push_screen(again)
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        s = again.session
+        assert s.mock_id == first.session.mock_id and s.current == item
+        assert s.elapsed_s() == 100 and s.pauses[-1].reason == "closed"
+        assert again.query_one("#drill-editor").text == "# my half-written answer\n"
+
+
+@_sync
+async def test_dashboard_key_and_mock_command_open_the_mock_screen(tmp_path):
+    clock, checker = FixedClock(), ScriptedChecker()
+    app = _app(tmp_path, clock, checker)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, MockScreen) and app.screen.session is None
+    plan = plan_mock(5, 20)
+    app = mock_app(plan, data_dir=tmp_path / "data", clock=clock, checker_factory=lambda: checker,
+                   fuzz=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, MockScreen) and app.screen.plan == plan
+
+
+@_sync
+async def test_time_up_ends_on_the_scorecard(tmp_path):
+    clock, checker = FixedClock(), ScriptedChecker()
+    app = _app(tmp_path, clock, checker)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = MockScreen(plan_mock(6, 15), tick_s=0.05)
+        await app.push_screen(screen)
+        await pilot.press("enter")
+        clock.advance(seconds=15 * 60 + 1)
+        await pilot.pause(0.2)
+        assert screen.session.finish_reason == "time-up"
+        assert screen.query_one("#mock-body").current == "scorecard-view"
