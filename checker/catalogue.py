@@ -32,7 +32,8 @@ class Variant:
 
 def merge_edits(base: str, a: str, b: str) -> str | None:
     """Apply the line edits of both `a` and `b` (each an edited copy of `base`) to `base`; None when the
-    edits touch the same or adjacent lines, or when `a` and `b` make the same edit."""
+    edits overlap (or an insertion touches the other's edit, where the order would be a guess), or when
+    either makes no edit."""
     base_lines = base.splitlines(keepends=True)
 
     def edits(other: str):
@@ -43,7 +44,9 @@ def merge_edits(base: str, a: str, b: str) -> str | None:
     if not ea or not eb:
         return None
     for (a1, a2, _), (b1, b2, _) in itertools.product(ea, eb):
-        if a1 <= b2 and b1 <= a2:  # overlapping or touching ranges (insertions included)
+        if max(a1, b1) < min(a2, b2):  # replaced ranges overlap
+            return None
+        if (a1 == a2 and b1 <= a1 <= b2) or (b1 == b2 and a1 <= b1 <= a2):  # insertion at the other's edge
             return None
     out = list(base_lines)
     for i1, i2, repl in sorted(ea + eb, key=lambda e: e[0], reverse=True):

@@ -1,21 +1,78 @@
 """The examples a check runs: the spec's hand-picked edge cases plus examples drawn from its hypothesis
-strategy, reproducible per seed and cached, so a check on the hot path only pays for drawing once.
+strategy, reproducible per seed and cached — in memory for the warm worker, and on disk so a one-off
+`ppo-drill check` does not pay for importing hypothesis and drawing (about a third of a second).
 
 Drawing uses hypothesis itself (a seeded `@given` that collects what it draws), not `.example()`, so the
-same seed always gives the same examples.
+same seed always gives the same examples. The disk cache is keyed by the spec modules' source, so a
+change to a strategy draws afresh; a damaged cache file is ignored and rewritten.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
 
 from checker.specs import Example, spec_for
+
+CACHE_FORMAT = 1
 
 DEFAULT_RANDOM = 48
 
 
+def cache_dir() -> Path:
+    """$PPO_DRILL_HOME/cache when set (tests, --data-dir), else the platform's user cache folder."""
+    home = os.environ.get("PPO_DRILL_HOME")
+    if home:
+        return Path(home).expanduser() / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("ppo-drill", appauthor=False))
+
+
+@lru_cache(maxsize=1)
+def _specs_fingerprint() -> str:
+    h = hashlib.sha256(str(CACHE_FORMAT).encode())
+    for path in sorted((Path(__file__).parent / "specs").glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _encode(ex: Example) -> dict:
+    return {"arrays": {k: {"dtype": v.dtype.str, "shape": list(v.shape), "data": v.ravel().tolist()}
+                       for k, v in ex.arrays.items()},
+            "hyper": ex.hyper, "label": ex.label, "invalid": ex.invalid}
+
+
+def _decode(d: dict) -> Example:
+    arrays = {k: np.array(v["data"], dtype=np.dtype(v["dtype"])).reshape(v["shape"]) for k, v in d["arrays"].items()}
+    return Example(arrays, dict(d["hyper"]), d["label"], d["invalid"])
+
+
 @lru_cache(maxsize=64)
 def drawn_examples(drill_id: str, framework: str, seed: int, n: int = DEFAULT_RANDOM) -> tuple[Example, ...]:
-    """`n` examples from the drill's strategy, the same for the same seed."""
+    """`n` examples from the drill's strategy, the same for the same seed (read from the disk cache when
+    it holds them)."""
+    path = cache_dir() / f"examples-{drill_id}-{framework}-{seed}-{n}-{_specs_fingerprint()}.json"
+    try:
+        return tuple(_decode(d) for d in json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    drawn = _draw(drill_id, framework, seed, n)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([_encode(ex) for ex in drawn]), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # a read-only or full disk only costs the next run a fresh draw
+        pass
+    return drawn
+
+
+def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ...]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 

@@ -92,5 +92,7 @@ def test_correct_answers_in_other_styles_pass(name, drill):
 def test_merge_edits_refuses_overlapping_edits():
     base = "a\nb\nc\nd\n"
     assert merge_edits(base, "a\nB\nc\nd\n", "a\nb\nc\nD\n") == "a\nB\nc\nD\n"
-    assert merge_edits(base, "a\nB\nc\nd\n", "a\nb\nC\nd\n") is None  # adjacent lines: ambiguous
+    assert merge_edits(base, "a\nB\nc\nd\n", "a\nb\nC\nd\n") == "a\nB\nC\nd\n"  # adjacent lines
+    assert merge_edits(base, "a\nB\nc\nd\n", "a\nB2\nc\nd\n") is None  # the same line
+    assert merge_edits(base, "a\nx\nb\nc\nd\n", "a\nB\nc\nd\n") is None  # insertion at the other's edge
     assert merge_edits(base, base, "a\nb\nc\nD\n") is None

@@ -82,7 +82,7 @@ def policy_loss(logp, old_logp, advantages, mask=None, clip_low: float = 0.2, cl
         n = masked_count(ratio, m).clamp_min(1.0)
         active = ((clipped < unclipped) & m).to(torch.float64).sum() / n
         band = (((ratio < lo) | (ratio > hi)) & m).to(torch.float64).sum() / n
-        kl = masked_mean(ratio - 1.0 - log_ratio, m)
+        kl = masked_mean(torch.expm1(log_ratio) - log_ratio, m)  # k3; expm1 keeps tiny log-ratios >= 0
         valid = ratio.detach()[m]
         rmin = float(valid.min()) if valid.numel() else 1.0
         rmax = float(valid.max()) if valid.numel() else 1.0

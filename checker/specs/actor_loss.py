@@ -4,7 +4,6 @@ with its reductions, its masked diagnostics and its ValueError input contract.""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, Example, Expected, OutputProblem, describe
 from checker.specs.losses import LossSpec, draw_array, grid
@@ -32,6 +31,8 @@ class ActorLossSpec(LossSpec):
     output_fields = ("loss", *METRICS)
 
     def strategy(self, framework: str):
+        from hypothesis import strategies as st
+
         @st.composite
         def draw(draw):
             B, T = draw(st.integers(1, 3)), draw(st.integers(1, 6))

@@ -6,7 +6,6 @@ NumPy answers take one rollout (rewards [T], values [T+1], dones [T]); PyTorch a
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, DrillSpec, Example, Expected, close
 
@@ -40,6 +39,8 @@ class GaeSpec(DrillSpec):
 
     # ---- inputs -------------------------------------------------------------------------------
     def strategy(self, framework: str):
+        from hypothesis import strategies as st
+
         @st.composite
         def draw(draw):
             B = draw(st.integers(1, 3)) if framework == "torch" else None

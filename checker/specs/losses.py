@@ -3,7 +3,6 @@ reference value and gradients by autograd, and the gradient checks of the PyTorc
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, DrillSpec, Example, Expected
 
@@ -11,15 +10,21 @@ from checker.specs.base import Check, DrillSpec, Example, Expected
 def grid(lo: float, hi: float, step: float):
     """Numbers on a grid (k * step): exact in binary, short in counterexamples, and they hit the band
     edges and zero that property checks care about."""
+    from hypothesis import strategies as st
+
     return st.integers(int(round(lo / step)), int(round(hi / step))).map(lambda k: k * step)
 
 
 def draw_array(draw, elements, shape):
+    from hypothesis import strategies as st
+
     n = int(np.prod(shape))
     return np.array(draw(st.lists(elements, min_size=n, max_size=n)), dtype=np.float64).reshape(shape)
 
 
 def draw_shape(draw, framework: str, max_t: int = 8):
+    from hypothesis import strategies as st
+
     T = draw(st.integers(1, max_t))
     return (T,) if framework == "numpy" else (draw(st.integers(1, 3)), T)
 

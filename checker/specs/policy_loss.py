@@ -3,7 +3,6 @@ the mean over all elements of -min(r A, clip(r, 1 - eps, 1 + eps) A). NumPy [T];
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, Example
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
@@ -37,6 +36,8 @@ class PolicyLossSpec(LossSpec):
     constants = ("old_logp", "advantages")
 
     def strategy(self, framework: str):
+        from hypothesis import strategies as st
+
         @st.composite
         def draw(draw):
             shape = draw_shape(draw, framework)

@@ -4,7 +4,6 @@ policy + vf_coef * value - ent_coef * mean(entropy)."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, Example
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
@@ -24,6 +23,8 @@ class TotalLossSpec(LossSpec):
     constants = ("old_logp", "advantages", "old_values", "returns")
 
     def strategy(self, framework: str):
+        from hypothesis import strategies as st
+
         @st.composite
         def draw(draw):
             shape = draw_shape(draw, framework, max_t=6)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import strategies as st
 
 from checker.specs.base import Check, Example
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
@@ -30,6 +29,8 @@ class ValueLossSpec(LossSpec):
     constants = ("old_values", "returns")
 
     def strategy(self, framework: str):
+        from hypothesis import strategies as st
+
         @st.composite
         def draw(draw):
             shape = draw_shape(draw, framework)

@@ -1,0 +1,95 @@
+"""How long a candidate waits for a verdict, per core drill, for a right and a wrong answer.
+
+- cold: a fresh `ppo-drill check FILE` process (what a one-off CLI check costs), against a baseline
+  measured in the same run: a fresh `python -c "import torch"`. Target: cold <= 1.5x baseline.
+- warm: a check through the pre-forked checker worker (`checker.service.CheckerClient`, as the app and
+  `watch` use it). Targets on a 2-core machine: right answer < 100 ms median, wrong answer (with
+  shrinking and naming the mistake) < 250 ms median.
+
+Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20]
+Prints medians and p95s; figures are for the machine at hand, so compare ratios, not absolutes.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# a wrong answer per core drill: a catalogued mistake
+WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
+         "total_loss": "entropy-sign", "actor_loss": "mask-ignored"}
+
+
+def p95(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def timed_process(argv) -> float:
+    t = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1e3
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cold-runs", type=int, default=5)
+    ap.add_argument("--warm-runs", type=int, default=20)
+    args = ap.parse_args()
+
+    from checker.service import CheckerClient
+    from drills import get_drill
+
+    exe = Path(sys.executable).with_name("ppo-drill")
+    cases = []
+    tmp = Path(tempfile.mkdtemp(prefix="ppo-drill-bench-"))
+    for drill_id, mistake_id in WRONG.items():
+        d = get_drill(drill_id)
+        fw = "torch" if "torch" in d.frameworks else d.frameworks[0]
+        mistake = next(m for m in d.mistakes if m.id == mistake_id)
+        for kind, source in (("right", d.solution(fw)), ("wrong", mistake.source(fw))):
+            path = tmp / f"{drill_id}_{kind}.py"
+            path.write_text(source)
+            cases.append((drill_id, fw, kind, path))
+
+    baseline = [timed_process([sys.executable, "-c", "import torch"]) for _ in range(args.cold_runs)]
+    base_med = statistics.median(baseline)
+    print(f"baseline: python -c 'import torch'      median {base_med:7.0f} ms   p95 {p95(baseline):7.0f} ms")
+    print()
+    print(f"{'drill':<12} {'fw':<6} {'answer':<6} {'cold median':>12} {'x base':>7} {'warm median':>12} "
+          f"{'warm p95':>9} {'target':>7}")
+
+    client = CheckerClient(env={**__import__("os").environ, "PPO_DRILL_HOME": str(tmp / "home")})
+    client.wait_ready(120)
+    for drill_id, fw, kind, path in cases:  # warm-up: examples, references and catalogue loaded once
+        client.check(path.read_text(), drill_id, fw)
+    worst = {"right": 0.0, "wrong": 0.0}
+    cold_ratio = 0.0
+    for drill_id, fw, kind, path in cases:
+        cold = [timed_process([str(exe), "--data-dir", str(tmp / "home"), "check", str(path), "--drill", drill_id,
+                               "--framework", fw]) for _ in range(args.cold_runs)]
+        source = path.read_text()
+        warm = []
+        for _ in range(args.warm_runs):
+            t = time.perf_counter()
+            client.check(source, drill_id, fw)
+            warm.append((time.perf_counter() - t) * 1e3)
+        cm, wm = statistics.median(cold), statistics.median(warm)
+        target = 100 if kind == "right" else 250
+        worst[kind] = max(worst[kind], wm)
+        cold_ratio = max(cold_ratio, cm / base_med)
+        print(f"{drill_id:<12} {fw:<6} {kind:<6} {cm:10.0f} ms {cm / base_med:6.2f}x {wm:9.0f} ms {p95(warm):6.0f} ms "
+              f"{'<' + str(target):>7}")
+    client.close()
+    print()
+    print(f"worst warm median: right {worst['right']:.0f} ms (target < 100), wrong {worst['wrong']:.0f} ms "
+          f"(target < 250); worst cold ratio {cold_ratio:.2f}x (target <= 1.5x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
