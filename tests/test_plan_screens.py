@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from datetime import timedelta
 
 from cards.mock import plan_mock
 from cards.store import open_store
@@ -170,3 +171,59 @@ async def test_time_up_ends_on_the_scorecard(tmp_path):
         await pilot.pause(0.2)
         assert screen.session.finish_reason == "time-up"
         assert screen.query_one("#mock-body").current == "scorecard-view"
+
+
+def _seed_history(data_dir, clock):
+    """Attempts with named mistakes, a finished mock and some reviews, at fixed times."""
+    from cards.deck import load_decks
+    from cards.mock import MockSession
+    from cards.scheduler import Scheduler
+    from cards.training import record_check
+
+    with open_store(data_dir) as store:
+        t = clock()
+        sch = Scheduler(store, load_decks(), clock=clock, fuzz=False)
+        sch.review("gae-td-error", 3, now=t - timedelta(days=3))
+        for i, (passed, mistakes) in enumerate([(False, [("gae-forward-scan", "pitfall-gae-direction")]),
+                                                (False, [("gae-forward-scan", "pitfall-gae-direction")]),
+                                                (True, [])]):
+            when = t - timedelta(days=2 - i)
+            record_check(store, drill_id="gae", framework="numpy", passed=passed, mistakes=mistakes,
+                         started_at=when - timedelta(minutes=8), finished_at=when, elapsed_s=480 + 60 * i,
+                         target_minutes=10, fuzz=False)
+        s = MockSession.start(plan_mock(3, 20), store, clock=clock, record_training=False)
+        s.submit_drill(True)
+        s.finish()
+
+
+@_sync
+async def test_stats_screen_shows_the_numbers(tmp_path):
+    from textual.widgets import DataTable
+
+    from tui.screens.review import ReviewScreen
+    from tui.screens.stats import StatsScreen
+
+    clock, checker = FixedClock(), ScriptedChecker()
+    _seed_history(tmp_path / "data", clock)
+    app = _app(tmp_path, clock, checker)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await _settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen) and screen.data is not None
+        assert screen.data["pitfalls"][0]["mistake"] == "gae-forward-scan"
+        assert screen.data["pitfalls"][0]["count"] == 2
+        head = str(screen.query_one("#stats-head").render())
+        assert "reviews" in head and "mocks 1" in head
+        drills = screen.query_one("#drill-table", DataTable)
+        assert drills.row_count == 1 and drills.get_row("gae")[2] == "10.0 min"  # the one pass: 600 s
+        assert screen.query_one("#mock-table", DataTable).row_count == 1
+        pitfalls = screen.query_one("#pitfall-table", DataTable)
+        assert pitfalls.row_count == 1
+        screen.query_one("#stats-tabs").active = "tab-pitfalls"
+        await pilot.pause()
+        pitfalls.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)

@@ -1,0 +1,218 @@
+"""`StatsScreen`: where a candidate stands (dashboard key `s`) — reviews per day and retention, the
+30-day due forecast, drill solve times against target, mock scores over time, and the pitfall
+profile with a key to review a mistake's card.
+
+The numbers are `cards.stats.summary()` (the same object `ppo-drill stats --json` prints),
+computed in a thread worker so a large history never freezes the screen; plots are
+textual-plotext, tables Textual's DataTable.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+
+def _minutes(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds / 60:.1f} min"
+
+
+class StatsScreen(Screen):
+    """Plots and tables over `cards.stats.summary()`."""
+
+    DEFAULT_CSS = """
+    StatsScreen #stats-head { height: auto; padding: 0 1; background: $boost; }
+    StatsScreen PlotextPlot { height: 1fr; min-height: 8; }
+    StatsScreen DataTable { height: auto; max-height: 12; }
+    StatsScreen #pitfall-table { height: 1fr; max-height: 100%; }
+    """
+
+    BINDINGS = [
+        Binding("r", "reload", "Refresh"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, days: int = 30) -> None:
+        super().__init__()
+        self.days = days
+        self.data: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("Loading statistics...", id="stats-head")
+        with TabbedContent(id="stats-tabs"):
+            with TabPane("Reviews", id="tab-reviews"):
+                yield PlotextPlot(id="plot-reviews")
+                yield PlotextPlot(id="plot-retention")
+            with TabPane("Due forecast", id="tab-forecast"):
+                yield PlotextPlot(id="plot-forecast")
+            with TabPane("Drill times", id="tab-drills"):
+                with Vertical():
+                    yield PlotextPlot(id="plot-drills")
+                    yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Mocks", id="tab-mocks"):
+                with Vertical():
+                    yield PlotextPlot(id="plot-mocks")
+                    yield DataTable(id="mock-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Pitfalls", id="tab-pitfalls"):
+                yield Static("Your most frequent named mistakes. enter reviews the selected "
+                             "mistake's card now.", id="pitfall-help")
+                yield DataTable(id="pitfall-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        session = getattr(self.app, "session", None)
+        if session is None or session.store is None:
+            error = getattr(session, "store_error", None) or "no progress store is open"
+            self.query_one("#stats-head", Static).update(f"Progress is not available: {error}")
+            return
+        self._compute(session)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
+    def _compute(self, session: Any) -> None:
+        from cards.stats import summary
+
+        now = session.now() if hasattr(session, "now") else datetime.now(timezone.utc)
+        try:
+            data = summary(session.store, now, self.days, drills=session.drills or None,
+                           deckset=session.deckset if session.deckset.cards else None)
+        except Exception as exc:  # noqa: BLE001 - shown, never raised in the app
+            self.app.call_from_thread(self.query_one("#stats-head", Static).update,
+                                      f"Could not compute the statistics: {exc}")
+            return
+        self.app.call_from_thread(self.show, data)
+
+    # -- showing ---------------------------------------------------------------------------
+
+    def show(self, data: dict) -> None:
+        """Fill every plot and table from a `summary()` object."""
+        self.data = data
+        retention = data["retention"]["overall"]
+        forecast = data["due_forecast"]
+        self.query_one("#stats-head", Static).update(
+            f"Last {data['days']} days: {data['reviews_total']} reviews · retention "
+            f"{'-' if retention is None else f'{100 * retention:.0f}%'} · due today "
+            f"{forecast[0]['due'] if forecast else 0}, next 7 days {sum(f['due'] for f in forecast[:7])} · "
+            f"drills due {len(data['drills_due'])} · mocks {len(data['mocks'])}")
+        self._plot_reviews(data)
+        self._plot_forecast(forecast)
+        self._drills(data["drill_times"])
+        self._mocks(data["mocks"])
+        self._pitfalls(data["pitfalls"])
+
+    def _plot_reviews(self, data: dict) -> None:
+        days = data["reviews_per_day"]
+        labels = [d["day"][5:] for d in days]
+        plot = self.query_one("#plot-reviews", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title("Reviews per day (yours and the checker's Again)")
+        plt.stacked_bar(labels, [[d["user"] for d in days], [d["checker"] for d in days]],
+                        labels=["you", "checker"])
+        plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
+        plot.refresh()
+        plot = self.query_one("#plot-retention", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        points = [(i + 1, 100 * p["rate"]) for i, p in enumerate(data["retention"]["daily"])
+                  if p["rate"] is not None]
+        plt.title("Retention per day: % of review-card ratings not Again")
+        if points:
+            plt.plot([x for x, _ in points], [y for _, y in points], marker="dot")
+        plt.ylim(0, 100)
+        plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
+        plot.refresh()
+
+    def _plot_forecast(self, forecast: list[dict]) -> None:
+        plot = self.query_one("#plot-forecast", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title("Cards falling due, next 30 days (overdue count today)")
+        plt.bar([f["day"][5:] for f in forecast], [f["due"] for f in forecast])
+        plot.refresh()
+
+    def _drills(self, times: list[dict]) -> None:
+        plot = self.query_one("#plot-drills", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title("Solve time / target per attempt (1 = on target)")
+        longest = 1
+        for t in times:
+            if t["target_s"]:
+                ys = [a["elapsed_s"] / t["target_s"] for a in t["attempts"]]
+                longest = max(longest, len(ys))
+                plt.plot(list(range(1, len(ys) + 1)), ys, label=t["drill"], marker="dot")
+        plt.hline(1.0)
+        plt.xlim(1, max(2, longest))
+        plot.refresh()
+        table = self.query_one("#drill-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("drill", "target", "best pass", "last", "passed", "within target")
+        for t in times:
+            last = t["attempts"][-1]["elapsed_s"] if t["attempts"] else None
+            within = sum(1 for a in t["attempts"] if a["within_target"])
+            table.add_row(t["drill"], _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
+                          f"{t['passes']}/{len(t['attempts'])}", str(within), key=t["drill"])
+
+    def _mocks(self, mocks: list[dict]) -> None:
+        plot = self.query_one("#plot-mocks", PlotextPlot)
+        plt = plot.plt
+        plt.clear_data()
+        plt.title("Mock interview scores (0-100)")
+        if mocks:
+            xs = list(range(1, len(mocks) + 1))
+            plt.plot(xs, [m["score"] for m in mocks], marker="dot", label="score")
+            plt.plot(xs, [m["correctness"] for m in mocks], marker="dot", label="correctness %")
+        plt.ylim(0, 100)
+        plot.refresh()
+        table = self.query_one("#mock-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("finished", "score", "correctness", "minutes", "seed")
+        for m in mocks:
+            table.add_row(m["finished_at"][:16].replace("T", " "), f"{m['score']:.1f}",
+                          f"{m['correctness']:.1f}%", str(m["minutes"]), str(m["seed"]), key=m["mock_id"])
+
+    def _pitfalls(self, pitfalls: list[dict]) -> None:
+        table = self.query_one("#pitfall-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("count", "mistake", "last seen", "card", "drills")
+        for p in pitfalls:
+            table.add_row(str(p["count"]), p["title"], p["last_seen"][:10], p["card"] or "-",
+                          ", ".join(p["drills"]), key=p["mistake"])
+        if not pitfalls:
+            self.query_one("#pitfall-help", Static).update(
+                "No mistakes named yet: the checker names them as you run drills.")
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    @on(DataTable.RowSelected, "#pitfall-table")
+    def _pitfall_selected(self, event: DataTable.RowSelected) -> None:
+        self._review(event.row_key.value)
+
+    def action_review_card(self) -> None:
+        table = self.query_one("#pitfall-table", DataTable)
+        if table.row_count:
+            self._review(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def _review(self, mistake_id: str | None) -> None:
+        entry = next((p for p in (self.data or {}).get("pitfalls", []) if p["mistake"] == mistake_id), None)
+        session = getattr(self.app, "session", None)
+        if entry is None or not entry["card"] or session is None or entry["card"] not in session.deckset.by_id:
+            self.notify("This mistake has no card to review.")
+            return
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(card_ids=[entry["card"]]))
