@@ -187,8 +187,10 @@ def test_inputs_are_copies_for_each_call_and_the_parent():
     x = np.array([3.0, 4.0])
     t = torch.tensor([3.0, 4.0])
     source = (HOSTILE / "mutates_inputs.py").read_text()
-    result = run_candidate(source, "answer", [Call((x,)), Call((x,)), Call((t,)), Call((t,))], limits=FAST)
-    assert [r.value for r in result.results] == [3.0, 3.0, 3.0, 3.0]
+    calls = [Call((x,)), Call((x,)), Call((t,)), Call((t,)), Call((x[1:],)), Call((x[1:],)),
+             Call((t[1:],)), Call((t[1:],))]
+    result = run_candidate(source, "answer", calls, limits=FAST)
+    assert [r.value for r in result.results] == [3.0, 3.0, 3.0, 3.0, 4.0, 4.0, 4.0, 4.0]
     assert x.tolist() == [3.0, 4.0] and t.tolist() == [3.0, 4.0]
 
 

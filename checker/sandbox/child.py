@@ -39,7 +39,7 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
                                       errors="backslashreplace", line_buffering=True)
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         setup_ms = (time.perf_counter() - t0) * 1e3
-        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms})
+        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0})
         _run(source, function, calls, filename)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
         code = 1
@@ -51,8 +51,30 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         os._exit(code)
 
 
-def _send(header: dict, blobs=None) -> None:
-    write_all(RESULT_FD, pack_frame(header, blobs))
+_pending: list[bytes] = []
+_pending_bytes = 0
+_last_flush = 0.0
+_FLUSH_BYTES = 1 << 16
+_FLUSH_S = 0.01
+
+
+def _send(header: dict, blobs=None, batch: bool = False) -> None:
+    """Queue a frame; write the queue now unless `batch` (call results) and it is small and fresh.
+
+    Batching saves a write and a parent wake-up per call; the time bound keeps what a crash loses
+    to the last ~10 ms of results.
+    """
+    global _pending_bytes, _last_flush
+    frame = pack_frame(header, blobs)
+    _pending.append(frame)
+    _pending_bytes += len(frame)
+    now = time.perf_counter()
+    if batch and _pending_bytes < _FLUSH_BYTES and now - _last_flush < _FLUSH_S:
+        return
+    write_all(RESULT_FD, b"".join(_pending))
+    _pending.clear()
+    _pending_bytes = 0
+    _last_flush = now
 
 
 def _flush() -> None:
@@ -95,15 +117,16 @@ def _run(source, function, calls, filename) -> None:
     params, param_names = _signature(fn)
     _send({"type": "signature", "params": params, "load_ms": (time.perf_counter() - t0) * 1e3})
     t1 = time.perf_counter()
+    shared = _shared_ids(calls)
     for index, call in enumerate(calls):
-        args, kwargs, named = _fresh_inputs(call, param_names)
+        args, kwargs, named = _fresh_inputs(call, param_names, shared)
         try:
             out = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001
             if call.expect_error and isinstance(exc, Exception) and _memory_kind(exc) is None:
                 _send({"type": "call", "index": index, "ok": False,
                        "error": {"type": type(exc).__name__, "message": _text(exc),
-                                 "line": _candidate_line(exc, filename)}})
+                                 "line": _candidate_line(exc, filename)}}, batch=True)
                 continue
             _flush()
             _send_error(exc, filename, index, stage="call")
@@ -118,7 +141,7 @@ def _run(source, function, calls, filename) -> None:
             _send_error(exc, filename, index, stage="result")
             return
         _send({"type": "call", "index": index, "ok": True, "value": value, "grads": grads,
-               "grad_error": grad_error}, enc.blobs)
+               "grad_error": grad_error}, enc.blobs, batch=True)
     _flush()
     _send({"type": "done", "calls_ms": (time.perf_counter() - t1) * 1e3})
 
@@ -143,39 +166,67 @@ def _signature(fn) -> tuple[list[dict] | None, list[str]]:
     return params, names
 
 
-def _copy(value, requires_grad: bool = False):
-    """A fresh copy so nothing a call does to its inputs reaches the next call."""
+def _shared_ids(calls) -> set[int]:
+    """ids of input objects that appear in more than one place across the calls.
+
+    The child's inputs are already private copies (fork), so an object used once is handed over
+    as it is; only an object used twice needs a fresh copy at each use, or a call that mutates its
+    input would change what a later call sees. Copying only those saves ~5 us per tensor per call.
+    """
+    seen: set[int] = set()
+    shared: set[int] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, (tuple, list)):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif not isinstance(value, (int, float, str, bool, type(None))):
+            (shared if id(value) in seen else seen).add(id(value))
+
+    for call in calls:
+        walk(call.args)
+        walk(call.kwargs)
+    return shared
+
+
+def _prepare(value, shared: set[int], requires_grad: bool = False):
+    """The object a call receives: the private original, or a copy when the original is shared."""
     np = sys.modules.get("numpy")
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
-        fresh = value.detach().clone()
-        if requires_grad or value.requires_grad:
-            fresh.requires_grad_(True)
-        return fresh
+        if id(value) in shared or not value.is_leaf or value._base is not None:
+            value = value.detach().clone().requires_grad_(value.requires_grad)
+        value.grad = None
+        if requires_grad and not value.requires_grad:
+            value.requires_grad_(True)
+        return value
     if np is not None and isinstance(value, np.ndarray):
-        return value.copy()
+        return value.copy() if id(value) in shared or value.base is not None else value
     if isinstance(value, tuple):
-        return tuple(_copy(v) for v in value)
+        return tuple(_prepare(v, shared) for v in value)
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [_prepare(v, shared) for v in value]
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: _prepare(v, shared) for k, v in value.items()}
     return value
 
 
-def _fresh_inputs(call, param_names):
+def _fresh_inputs(call, param_names, shared):
     wrt = set(call.grad_wrt)
     named = {}
     args = []
     for i, a in enumerate(call.args):
         names = [f"arg{i}"] + ([param_names[i]] if i < len(param_names) else [])
-        fresh = _copy(a, requires_grad=bool(wrt.intersection(names)))
+        fresh = _prepare(a, shared, requires_grad=bool(wrt.intersection(names)))
         for n in names:
             named[n] = fresh
         args.append(fresh)
     kwargs = {}
     for k, a in call.kwargs.items():
-        kwargs[k] = named[k] = _copy(a, requires_grad=k in wrt)
+        kwargs[k] = named[k] = _prepare(a, shared, requires_grad=k in wrt)
     return args, kwargs, named
 
 

@@ -116,7 +116,11 @@ class Encoder:
         try:
             if value.layout != torch.strided or value.device.type != "cpu" or value.is_quantized:
                 return _opaque(value)
-            data = value.detach().resolve_conj().resolve_neg()
+            data = value.detach()
+            if data.is_conj():
+                data = data.resolve_conj()
+            if data.is_neg():
+                data = data.resolve_neg()
             source = str(value.dtype)
             if value.dtype == torch.bfloat16:
                 data = data.to(torch.float32)

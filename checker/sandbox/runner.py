@@ -85,7 +85,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
             os._exit(99)
     os.close(res_w)
     os.close(out_w)
-    run = _Run(calls, limits)
+    run = _Run(calls, limits, t0)
     try:
         run.collect(pid, res_r, out_r, t0)
     finally:
@@ -138,7 +138,8 @@ def _reap(pid: int) -> tuple[int | None, float]:
 class _Run:
     """The parent's state while one child runs."""
 
-    def __init__(self, calls: list[Call], limits: Limits) -> None:
+    def __init__(self, calls: list[Call], limits: Limits, t0: float) -> None:
+        self.t0 = t0
         self.calls = calls
         self.limits = limits
         self.reader = FrameReader(limits.max_result_bytes)
@@ -230,6 +231,8 @@ class _Run:
             if isinstance(facts.get("user_ns"), str):
                 self.user_ns = facts["user_ns"]
             self._timing("setup_ms", h.get("setup_ms"))
+            if type(h.get("started")) is float:  # perf_counter is CLOCK_MONOTONIC, shared with the child
+                self._timing("fork_ms", (h["started"] - self.t0) * 1e3)
         elif kind == "error":  # also a failure while setting up, before any candidate code ran
             self.end.terminal = h
         elif not self.end.hello:

@@ -1,0 +1,115 @@
+"""What the sandbox costs per check, beside baselines measured in the same run.
+
+Prints medians and p95 (ms) over repeated runs of:
+  - in-process: compiling the answer and calling it 200 times with no isolation at all;
+  - raw fork: fork + _exit + waitpid of this process (torch loaded), the floor of any forked check;
+  - run_candidate with one call of an empty function, and with 200 PPO-loss calls (64-element
+    tensors), with and without gradients, split into the child's setup (all isolation steps),
+    module load, calls, the parent's cleanup (kill and sweep) and the total;
+  - one sweep of the process table (what kill_tree pays per pass).
+Ratios are against the in-process and raw-fork baselines of this run. Usage:
+    .venv/bin/python bench/sandbox_overhead.py [--repeats N]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import torch
+
+from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_candidate
+from checker.sandbox.isolation import processes_of_uid
+
+PPO = '''
+import torch
+
+
+def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
+    ratio = torch.exp(new_logp - old_logp)
+    clipped = torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps)
+    return -torch.min(ratio * advantages, clipped * advantages).mean()
+'''
+EMPTY = "def ppo_policy_loss(*args, **kwargs):\n    return None\n"
+
+
+def stats(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def row(name: str, samples: list[float], base: float | None = None, fork: float | None = None) -> None:
+    med, p95 = stats(samples)
+    extra = ""
+    if base:
+        extra += f"  {med / base:6.1f}x in-process"
+    if fork:
+        extra += f"  {med / fork:5.1f}x raw fork"
+    print(f"{name:<44} median {med:7.2f}  p95 {p95:7.2f}{extra}")
+
+
+def in_process(calls: list[Call]) -> float:
+    t0 = time.perf_counter()
+    namespace: dict = {}
+    exec(compile(PPO, "answer.py", "exec"), namespace)
+    fn = namespace["ppo_policy_loss"]
+    for call in calls:
+        fn(*[a.clone() for a in call.args])
+    return (time.perf_counter() - t0) * 1e3
+
+
+def raw_fork() -> float:
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return (time.perf_counter() - t0) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    n = parser.parse_args().repeats
+    prepare_parent()
+    g = torch.Generator().manual_seed(0)
+    new, old, adv = (torch.randn(64, generator=g) for _ in range(3))
+    plain = [Call((new, old, adv)) for _ in range(200)]
+    grads = [Call((new, old, adv), grad_of="", grad_wrt=("new_logp", "old_logp")) for _ in range(200)]
+    limits = Limits(wall_s=10)
+    print(f"pid {os.getpid()}, uid {os.geteuid()}, {os.cpu_count()} CPUs, torch {torch.__version__}, "
+          f"{n} repeats; times in ms")
+
+    base = [in_process(plain) for _ in range(n)]
+    fork = [raw_fork() for _ in range(n)]
+    base_med, fork_med = stats(base)[0], stats(fork)[0]
+    row("in-process: exec + 200 PPO calls", base)
+    row("raw fork + _exit + waitpid", fork)
+
+    for label, source, calls in (("empty function, 1 call", EMPTY, plain[:1]),
+                                 ("200 PPO calls", PPO, plain),
+                                 ("200 PPO calls + backward, 2 grads", PPO, grads)):
+        runs = []
+        for _ in range(n):
+            result = run_candidate(source, "ppo_policy_loss", calls, limits=limits)
+            assert result.ok, result.error
+            runs.append(result)
+        reap_finished(block=True)
+        print(f"-- run_candidate, {label}" + (f"  (notes: {runs[0].notes})" if runs[0].notes else ""))
+        for key in ("fork_ms", "setup_ms", "load_ms", "calls_ms", "to_result_ms", "cleanup_ms", "total_ms"):
+            samples = [r.timings[key] for r in runs if key in r.timings]
+            if samples:
+                full = key in ("to_result_ms", "total_ms")
+                row(f"   {key[:-3]}", samples, base_med if full else None, fork_med if full else None)
+
+    sweep = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        processes_of_uid(1)
+        sweep.append((time.perf_counter() - t0) * 1e3)
+    row(f"one process-table sweep ({len(os.listdir('/proc'))} /proc entries)", sweep)
+
+
+if __name__ == "__main__":
+    main()
