@@ -1,0 +1,49 @@
+"""The examples behind every verdict: the same seed gives the same examples, a different seed others, and
+the on-disk cache returns exactly what was drawn and survives being damaged."""
+from __future__ import annotations
+
+import numpy as np
+
+from checker import inputs
+
+
+def same(a, b) -> bool:
+    return len(a) == len(b) and all(
+        x.label == y.label and x.hyper == y.hyper and x.arrays.keys() == y.arrays.keys()
+        and all(np.array_equal(x.arrays[k], y.arrays[k]) and x.arrays[k].dtype == y.arrays[k].dtype for k in x.arrays)
+        for x, y in zip(a, b))
+
+
+def test_seeded_draws_are_reproducible_and_cached_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
+    inputs.drawn_examples.cache_clear()
+    first = inputs.drawn_examples("value_loss", "torch", 7)
+    files = list((tmp_path / "cache").glob("examples-value_loss-torch-7-*.json"))
+    assert len(files) == 1
+    inputs.drawn_examples.cache_clear()
+    assert same(first, inputs.drawn_examples("value_loss", "torch", 7))  # from disk
+    assert same(first, inputs._draw("value_loss", "torch", 7, inputs.DEFAULT_RANDOM))  # = a fresh draw
+    assert not same(first, inputs._draw("value_loss", "torch", 8, inputs.DEFAULT_RANDOM))
+
+
+def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
+    monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
+    inputs.drawn_examples.cache_clear()
+    first = inputs.drawn_examples("gae", "numpy", 1)
+    (path,) = (tmp_path / "cache").glob("examples-gae-numpy-1-*.json")
+    path.write_text("{not json")
+    inputs.drawn_examples.cache_clear()
+    assert same(first, inputs.drawn_examples("gae", "numpy", 1))
+    assert path.read_text().startswith("[")
+
+
+def test_examples_cover_the_edge_cases_the_issue_names():
+    labels = " | ".join(ex.label for ex in inputs.examples_for("gae", "numpy"))
+    for needle in ("T = 1", "done at the first step", "done at the last step", "consecutive dones",
+                   "gamma = 0", "lam = 0", "lam = 1"):
+        assert needle in labels
+    labels = " | ".join(ex.label for ex in inputs.examples_for("policy_loss", "torch"))
+    for needle in ("inside the band", "above the band", "below the band", "A = 0", "-1000", "single-token rows"):
+        assert needle in labels
+    assert any("fully masked" in ex.label or ex.invalid == "a response with no valid token"
+               for ex in inputs.examples_for("actor_loss", "torch"))
