@@ -18,6 +18,14 @@ def _version() -> str:
         return "0+unknown"
 
 
+class _VersionAction(argparse.Action):
+    """--version, looking the version up only when asked (importlib.metadata costs ~70 ms)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"ppo-drill {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ppo-drill",
@@ -25,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         "schedule, timed coding drills and a checker that names your mistake. "
         "Run with no command to open the app.",
     )
-    parser.add_argument("--version", action="version", version=f"ppo-drill {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--data-dir",
         metavar="DIR",
@@ -39,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in (checker_cli, cards_cli, plan_cli, tui_commands):
         module.register(sub)
+    if tui_commands.record_cli_check not in checker_cli.REPORT_HOOKS:  # CLI checks count as attempts
+        checker_cli.REPORT_HOOKS.append(tui_commands.record_cli_check)
     try:  # `ppo-drill mock` opens the app on its mock screen (issue 6)
         from tui import mock_command
     except ImportError:

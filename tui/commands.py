@@ -1,7 +1,9 @@
-"""Sub-commands of `ppo-drill` that belong to the app (none yet besides opening it)."""
+"""Sub-commands of `ppo-drill` that belong to the app (none yet besides opening it), and the hook
+that records `ppo-drill check` / `watch` verdicts as attempts, so work done outside the app counts."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -13,3 +15,28 @@ def run_app(args: argparse.Namespace) -> int:
     from tui.app import run
 
     return run(args)
+
+
+def record_cli_check(report, args, source: str) -> None:
+    """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.training.record_check`
+    (source "cli"). Progress problems never spoil the check's output: one warning line on stderr."""
+    from datetime import datetime, timezone
+
+    try:
+        from cards.store import open_store
+        from cards.training import record_check
+        from drills import get_drill
+
+        try:
+            target = get_drill(report.drill).target_minutes
+        except KeyError:
+            return  # not a drill of ours (nothing to record against)
+        now = datetime.now(timezone.utc)
+        with open_store() as store:
+            record_check(store, drill_id=report.drill, framework=report.framework,
+                         passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
+                         started_at=now, finished_at=now, elapsed_s=None, target_minutes=target,
+                         code=source, source="cli")
+    except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check
+        print(f"ppo-drill: warning: this attempt was not recorded in your progress: {exc}",
+              file=sys.stderr)

@@ -1,0 +1,78 @@
+"""Saved answers: the code a candidate is typing for a drill, kept on disk as they type.
+
+One plain file per drill and framework, `<data_dir>/answers/<drill>/<framework>.py`, so an answer
+can also be opened in any editor or handed to `ppo-drill check`. Every write goes to a temporary
+file in the same folder and is then `os.replace`d over the old one: a crash mid-write leaves either
+the old answer or the new one, never half of each. No Textual, no torch.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from cards.paths import data_dir
+
+ANSWERS = "answers"
+_SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def _checked(name: str, what: str) -> str:
+    """Drill ids and framework names become path parts; refuse anything that could escape the folder."""
+    if not _SAFE.match(name or "") or ".." in name:
+        raise ValueError(f"invalid {what} for a saved answer: {name!r}")
+    return name
+
+
+def draft_path(drill_id: str, framework: str, root: Path | str | None = None) -> Path:
+    """Where the answer for (`drill_id`, `framework`) lives; `root` defaults to `data_dir()`."""
+    base = Path(root) if root is not None else data_dir()
+    return base / ANSWERS / _checked(drill_id, "drill id") / f"{_checked(framework, 'framework')}.py"
+
+
+def load_draft(drill_id: str, framework: str, root: Path | str | None = None) -> str | None:
+    """The saved answer, or None when there is none yet. An unreadable file raises OSError (with
+    its path) rather than being treated as absent, so it is never silently overwritten."""
+    path = draft_path(drill_id, framework, root)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise OSError(f"saved answer {path} is not UTF-8 text ({exc.reason}); it was left untouched") from exc
+
+
+def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None = None) -> Path:
+    """Write the answer atomically (temp file + fsync + os.replace); returns its path."""
+    path = draft_path(drill_id, framework, root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(code)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def delete_draft(drill_id: str, framework: str, root: Path | str | None = None) -> bool:
+    """Forget a saved answer (reset to the starter); True if there was one."""
+    try:
+        draft_path(drill_id, framework, root).unlink()
+        return True
+    except FileNotFoundError:
+        return False
+
+
+def saved_frameworks(drill_id: str, root: Path | str | None = None) -> list[str]:
+    """Frameworks that have a saved answer for `drill_id`, sorted."""
+    folder = (Path(root) if root is not None else data_dir()) / ANSWERS / _checked(drill_id, "drill id")
+    return sorted(p.stem for p in folder.glob("*.py")) if folder.is_dir() else []

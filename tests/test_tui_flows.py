@@ -1,0 +1,331 @@
+"""The app's user flows, driven with Pilot on a temp data folder, a fixed clock and the scripted
+checker (no torch): review, drill pass, drill named mistake, paste-and-check, quit mid-drill, a dead
+checker, a corrupt progress file, and the workspace keys."""
+from __future__ import annotations
+
+import os
+import threading
+from datetime import timedelta
+
+import pytest
+from textual.widgets import DataTable, Markdown, Select, TextArea
+
+from cards import drafts
+from cards.paths import data_dir
+from cards.store import open_store
+from checker.service import CheckerUnavailable
+from drills import get_drill
+from tui.app import PpoDrillApp
+from tui.screens.dialogs import ConfirmScreen, TextScreen
+from tui.screens.dashboard import DashboardScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.workspace import WorkspaceScreen
+from tui.testing import FIXED_START, FixedClock, ScriptedChecker
+
+SIZE = (100, 30)
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app(clock=None, checker=None):
+    checker = checker or ScriptedChecker()
+    return PpoDrillApp(clock=clock or FixedClock(), checker_factory=lambda: checker, fuzz=False)
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+def plain(static) -> str:
+    """A Static's content (markup, Text or a Rich Group) as plain text."""
+    from rich.console import Console
+
+    console = Console(width=100, record=True, file=open(os.devnull, "w"))
+    console.print(static.content)
+    return console.export_text()
+
+
+async def settle(pilot, app):
+    """Let workers finish and their results reach the screen."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_drill(pilot, app, drill_id: str) -> WorkspaceScreen:
+    await pilot.press("d")
+    table = app.screen.query_one("#drill-table", DataTable)
+    table.move_cursor(row=table.get_row_index(drill_id))
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, WorkspaceScreen)
+    return app.screen
+
+
+async def test_review_a_card_and_see_the_schedule_change():
+    clock = FixedClock()
+    app = make_app(clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        card = screen.card
+        assert not screen.query_one("#review-back").display
+        await pilot.press("space")
+        labels = [str(b.label) for b in screen.query("RatingBar Button")]
+        assert labels == ["1 Again · 1m", "2 Hard · 6m", "3 Good · 10m", "4 Easy · 8d"]
+        await pilot.press("3")
+        state = app.session.store.card_state(card.id)
+        assert state is not None and screen.card.id != card.id
+        assert app.session.store.card_states()[card.id][0] == clock.now + timedelta(minutes=10)
+        assert "Good, due in 10m" in text_of(screen.query_one("#review-meta"))
+        await pilot.press("u")  # undo: the card is new again and shown first
+        assert app.session.store.card_state(card.id) is None
+        assert screen.card.id == card.id and not screen.revealed
+
+
+async def test_language_toggle_is_saved_and_shows_chinese():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        card = app.screen.card
+        await pilot.press("l")
+        assert app.session.store.get_setting("language") == "zh"
+        assert app.screen.query_one("#review-front", Markdown).source == card.text("zh")[0]
+
+
+async def test_open_a_drill_type_the_right_answer_and_pass():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        ws.editor.load_text(get_drill("gae").solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert text_of(ws.results.query_one("#verdict")).startswith("PASS  gae (numpy)")
+        attempts = app.session.store.attempts("gae")
+        assert [(a.passed, a.framework, a.source) for a in attempts] == [(True, "numpy", "app")]
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+        table = app.screen.query_one("#dash-drills", DataTable)
+        assert str(table.get_row("gae")[2]) == "passed"
+
+
+async def test_a_wrong_answer_names_the_mistake_and_its_card_comes_back():
+    app = make_app()
+    mistake = next(m for m in get_drill("gae").mistakes if m.id == "gae-missing-gamma")
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        ws.editor.load_text(mistake.source("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert not ws.results.report.passed
+        assert ws.results.report.mistake_ids == ["gae-missing-gamma"]
+        assert ws.results.cards == [mistake.card]
+        body = plain(ws.results.query_one("#body"))
+        assert mistake.title in body and f"card: {mistake.card} — press ctrl+l" in body
+        assert "expected out" in body and "[1.25, 2.0]" in body  # the counterexample table
+        reviews = app.session.store.reviews(card_id=mistake.card)
+        assert [(r.rating, r.source) for r in reviews] == [(1, "checker")]
+        await pilot.press("ctrl+l")  # jump to the named mistake's card
+        assert isinstance(app.screen, ReviewScreen) and app.screen.card.id == mistake.card
+
+
+async def test_paste_and_check_detects_the_drill():
+    app = make_app()
+    mistake = next(m for m in get_drill("policy_loss").mistakes if m.source("numpy"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        app.screen.query_one("#paste-editor", TextArea).load_text(mistake.source("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        panel = app.screen.query_one("#paste-results")
+        assert panel.report.drill == "policy_loss" and panel.report.mistake_ids == [mistake.id]
+        assert app.session.store.attempts("policy_loss")[0].source == "app"
+
+
+async def test_paste_loads_a_file_and_reports_an_unreadable_one(tmp_path):
+    app = make_app()
+    answer = tmp_path / "mine.py"
+    answer.write_text(get_drill("value_loss").solution("numpy"), encoding="utf-8")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p", "ctrl+o")
+        app.screen.query_one("#paste-path").value = str(tmp_path / "missing.py")
+        await pilot.press("enter")
+        assert app.screen.query_one("#paste-editor", TextArea).text == ""
+        app.screen.query_one("#paste-path").value = str(answer)
+        await pilot.press("enter", "ctrl+r")
+        await settle(pilot, app)
+        assert app.screen.query_one("#paste-results").report.passed
+
+
+async def test_quit_mid_drill_and_find_the_code_again():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "policy_loss")
+        await pilot.press("ctrl+e", "enter", *"x=1")
+        typed = ws.editor.text
+        await pilot.press("ctrl+q")  # before the autosave delay has passed
+    assert drafts.load_draft("policy_loss", "numpy") == typed
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "policy_loss")
+        assert ws.editor.text == typed
+        assert "saved answer" in text_of(ws.query_one("#ws-framework"))
+
+
+async def test_typing_is_saved_without_leaving_the_drill():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "value_loss")
+        await pilot.press(*"#n")
+        await pilot.pause(0.6)  # past the debounce
+        assert drafts.load_draft("value_loss", "numpy") == ws.editor.text
+        assert not list(drafts.draft_path("value_loss", "numpy").parent.glob("*.tmp"))
+
+
+async def test_the_app_survives_a_dead_checker():
+    checker = ScriptedChecker(fail_with=CheckerUnavailable("the checker worker stopped: boom"))
+    app = make_app(checker=checker)
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report is None
+        assert text_of(ws.results.query_one("#verdict")) == "The checker is not available"
+        assert "boom" in plain(ws.results.query_one("#body"))
+        assert app.session.store.attempts() == []
+        await pilot.press("ctrl+t")  # still responsive
+        assert ws.hint_level == 1
+
+
+async def test_a_second_run_supersedes_the_first():
+    gate = threading.Event()
+
+    class Slow(ScriptedChecker):
+        def check(self, source, drill=None, framework=None, seed=0):
+            if "FIRST" in source:
+                gate.wait(5)
+            return super().check(source, drill, framework, seed)
+
+    app = make_app(checker=Slow())
+    solution = get_drill("gae").solution("numpy")
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        ws.editor.load_text("# FIRST\n" + get_drill("gae").starter("numpy"))
+        await pilot.press("ctrl+r")
+        ws.editor.load_text(solution)
+        await pilot.press("ctrl+r")
+        await pilot.pause(0.2)
+        gate.set()
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert [a.passed for a in app.session.store.attempts("gae")] == [True]
+
+
+async def test_a_corrupt_progress_file_is_reported_and_left_untouched():
+    path = data_dir() / "progress.sqlite3"
+    garbage = b"this is not a database\x00" * 10
+    path.write_bytes(garbage)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.session.store is None
+        assert "not a ppo-drill progress database" in text_of(app.screen.query_one("#dash-cards"))
+        await pilot.press("r")
+        assert "Progress is not available" in app.screen.query_one("#review-front", Markdown).source
+        await pilot.press("escape")
+        ws = await open_drill(pilot, app, "gae")
+        ws.editor.load_text(get_drill("gae").solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed  # checks still work; drafts still save
+    assert path.read_bytes() == garbage
+    assert drafts.load_draft("gae", "numpy") == get_drill("gae").solution("numpy")
+
+
+async def test_hints_timer_framework_and_solution_keys():
+    clock = FixedClock()
+    app = make_app(clock)
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        await pilot.press("ctrl+t", "ctrl+t")
+        assert "Hint 2 of 3" in ws.query_one("#ws-hints", Markdown).source
+        clock.advance(minutes=11)
+        ws.query_one("#ws-clock")._tick()
+        assert text_of(ws.query_one("#ws-clock")) == "⏱ +1:00 over"
+        await pilot.press("ctrl+b")
+        clock.advance(minutes=5)
+        assert text_of(ws.query_one("#ws-clock")) == "⏸ +1:00 over (paused)"
+        await pilot.press("ctrl+b")
+        await pilot.press("ctrl+f")
+        assert ws.framework == "torch" and ws.editor.text == get_drill("gae").starter("torch")
+        await pilot.press("ctrl+g")  # no attempt yet: asks first
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen is ws
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        await pilot.press("ctrl+g")
+        assert isinstance(app.screen, TextScreen)
+        assert "def compute_gae" in app.screen.markdown
+
+
+async def test_reset_asks_then_restores_the_starter():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "fix-clip-range")
+        await pilot.press("#", "m")
+        await pilot.press("ctrl+n")
+        await pilot.press("n")
+        assert "#m" in ws.editor.text
+        await pilot.press("ctrl+n", "y")
+        await pilot.pause()
+        starter = get_drill("fix-clip-range").starter("numpy")
+        assert ws.editor.text == starter and drafts.load_draft("fix-clip-range", "numpy") == starter
+
+
+async def test_drill_list_filters_and_marks_pitfalls():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        table = app.screen.query_one("#drill-table", DataTable)
+        assert table.row_count == 15
+        assert str(table.get_row("fix-clip-range")[1]) == "[yellow]fix-the-bug[/]"
+        app.screen.query_one("#filter-framework", Select).value = "numpy"
+        app.screen.query_one("#filter-difficulty", Select).value = "hard"
+        await pilot.pause()
+        assert table.row_count == 0  # the one hard drill is torch only
+        await pilot.press("c")
+        app.screen.query_one("#filter-topic", Select).value = "gae"
+        await pilot.pause()
+        assert [k.value for k in table.rows] == ["gae", "fix-gae-direction", "fix-gae-done-mask",
+                                                  "fix-value-bootstrap"]
+
+
+async def test_mock_and_stats_keys_never_crash():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        for key in ("m", "s"):
+            await pilot.press(key)
+            await pilot.pause()
+            if not isinstance(app.screen, DashboardScreen):
+                app.pop_screen()
+                await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+
+
+async def test_help_and_command_palette_open_screens():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"Open review", "Open drills", "Open paste", "Open help"} <= set(titles)

@@ -1,0 +1,127 @@
+"""`PpoDrillApp`, the Textual app behind `ppo-drill`, and `run(args)` that opens it.
+
+Wiring only: the session (store, decks, drills, clock) is opened at mount, the warm checker process
+is started in the background after the first paint (torch never loads in this process), and each
+screen lives in `tui/screens/`. Everything injectable for tests: data folder, clock, checker, fuzz.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tui.session import Clock, Session, utc_now
+
+OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
+                    "stats": ("tui.screens.stats", "StatsScreen")}
+
+
+def _default_checker():
+    from checker.service import CheckerClient
+
+    return CheckerClient()
+
+
+class PpoDrillApp(App):
+    """Dashboard first; review, drills, paste, help (and mock, stats when present) from there."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "ppo-drill"
+    SUB_TITLE = "PPO interview practice"
+    BINDINGS = [Binding("f1", "help", "Help", priority=True),
+                Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, data_dir: Path | str | None = None, clock: Clock = utc_now,
+                 checker_factory: Callable[[], object] | None = None, fuzz: bool = True,
+                 initial_screen: Callable[[], Screen] | None = None) -> None:
+        super().__init__()
+        if data_dir is None:
+            from cards.paths import data_dir as default_dir
+
+            data_dir = default_dir()
+        self.data_dir = Path(data_dir)
+        self.clock = clock
+        self.fuzz = fuzz
+        self.initial_screen = initial_screen
+        self._checker_factory = checker_factory or _default_checker
+        self._checker = None
+        self._checker_lock = threading.Lock()
+        self.session: Session | None = None
+
+    def on_mount(self) -> None:
+        from tui.screens.dashboard import DashboardScreen
+
+        self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz)
+        self.push_screen(DashboardScreen())
+        if self.session.store_error:
+            self.notify(self.session.store_error, title="Progress not available",
+                        severity="error", timeout=30)
+        if self.initial_screen is not None:
+            self.push_screen(self.initial_screen())
+        self.call_after_refresh(self.run_worker, self.checker_client, thread=True,
+                                exit_on_error=False, group="checker-start")
+
+    def checker_client(self):
+        """The checker client, created on first use (thread-safe; blocks only while it starts)."""
+        with self._checker_lock:
+            if self._checker is None:
+                self._checker = self._checker_factory()
+            return self._checker
+
+    def on_unmount(self) -> None:
+        if self._checker is not None:
+            try:
+                self._checker.close()
+            except Exception:  # noqa: BLE001 - shutting down; nothing to tell anyone
+                pass
+        if self.session is not None:
+            self.session.close()
+
+    def make_screen(self, name: str) -> Screen | None:
+        """A fresh screen by name, or None when an optional one is not installed (then the user is told)."""
+        from tui.screens import drill_list, help, paste, review
+
+        simple = {"review": review.ReviewScreen, "drills": drill_list.DrillListScreen,
+                  "paste": paste.PasteScreen, "help": help.HelpScreen}
+        if name in simple:
+            return simple[name]()
+        module_name, cls_name = OPTIONAL_SCREENS[name]
+        try:
+            import importlib
+
+            return getattr(importlib.import_module(module_name), cls_name)()
+        except (ImportError, AttributeError, TypeError):
+            self.notify(f"The {name} screen is coming soon.", title="Not yet")
+            return None
+
+    def open_screen(self, name: str) -> None:
+        screen = self.make_screen(name)
+        if screen is not None:
+            self.push_screen(screen)
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(about=type(self.screen).__name__))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for name, help_text in (("review", "Review the cards due now"),
+                                ("drills", "List the coding drills"),
+                                ("paste", "Paste code and check it"),
+                                ("mock", "Mock interview"), ("stats", "Statistics"),
+                                ("help", "Keys and what each screen does")):
+            yield SystemCommand(f"Open {name}", help_text, lambda n=name: self.open_screen(n))
+
+
+def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:
+    """Open the app (`ppo-drill` with no command; `ppo-drill mock` passes its screen as
+    `initial_screen`, pushed over the dashboard). The data folder comes from `data_dir()`."""
+    app = PpoDrillApp(initial_screen=initial_screen)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,55 @@
+"""`CheckRunner`: the part of a screen that sends code to the checker in a thread worker.
+
+A check blocks on the warm checker process, so it runs off the UI thread; a second run cancels the
+first (its result, when it arrives, is dropped), and a checker failure becomes a message on the
+screen instead of an exception in the app.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.worker import get_current_worker
+
+
+class CheckRunner:
+    """Mixin for a Screen: call `start_check`; implement `check_done(report, context)` and
+    `check_failed(title, message, context)`."""
+
+    def start_check(self, source: str, drill: str | None, framework: str | None,
+                    context: Any = None) -> None:
+        self._check_worker(source, drill, framework, context)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="check")
+    def _check_worker(self, source: str, drill: str | None, framework: str | None,
+                      context: Any) -> None:
+        worker = get_current_worker()
+        try:
+            client = self.app.checker_client()
+            report = client.check(source, drill=drill, framework=framework, seed=0)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never raised in the app
+            title, message = _describe(exc)
+            if not worker.is_cancelled:
+                self.app.call_from_thread(self.check_failed, title, message, context)
+            return
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.check_done, report, context)
+
+    def check_done(self, report, context: Any) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def check_failed(self, title: str, message: str, context: Any) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _describe(exc: BaseException) -> tuple[str, str]:
+    """A title and message for a failed check: which drill (usage) or why the checker is gone."""
+    kind = type(exc).__name__
+    if kind == "UsageError":
+        return "Cannot tell which drill this is", str(exc)
+    if kind == "CheckerUnavailable":
+        return "The checker is not available", (
+            f"{exc}\n\nYour code is saved. Run the checks again to restart the checker.")
+    if isinstance(exc, TimeoutError) or kind == "TimeoutError":
+        return "The checker did not answer", "No verdict within the time limit; run the checks again."
+    return "The checker failed", f"{kind}: {exc}"

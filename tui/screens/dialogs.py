@@ -1,0 +1,55 @@
+"""Small modal screens: `ConfirmScreen` (yes/no) and `TextScreen` (Markdown to read, e.g. the
+model solution)."""
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Markdown, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before something that cannot be taken back; dismisses with True for yes."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str, yes: str = "Yes") -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.yes} (y)", variant="warning", id="yes")
+                yield Button("Cancel (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class TextScreen(ModalScreen[None]):
+    """Markdown in a scrollable box over the current screen; escape closes it."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def __init__(self, title: str, markdown: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide"):
+            yield Static(f"[b]{self.title_text}[/b]   [dim](escape closes)[/dim]", classes="dialog-text")
+            with VerticalScroll():
+                yield Markdown(self.markdown)

@@ -1,0 +1,119 @@
+"""`DrillListScreen`: every drill, filtered by topic, difficulty, framework and status; pitfall
+(fix-the-bug) drills are marked. Enter opens the drill workspace."""
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Select, Static
+
+from tui.summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
+
+FILTERS = ("topic", "difficulty", "framework", "status")
+
+
+class DrillListScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("f", "focus_filters", "Filters"),
+        Binding("c", "clear_filters", "Clear filters"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        drills = self.app.session.drills
+        options = {
+            "topic": sorted({d.topic for d in drills}),
+            "difficulty": [x for x in ("easy", "medium", "hard") if any(d.difficulty == x for d in drills)],
+            "framework": sorted({f for d in drills for f in d.frameworks}),
+            "status": [NEVER, FAILED, PASSED],
+        }
+        yield Header()
+        with Horizontal(id="drill-filters"):
+            for name in FILTERS:
+                yield Select([(v, v) for v in options[name]], prompt=f"any {name}", id=f"filter-{name}",
+                             compact=True)
+        yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="drill-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#drill-table", DataTable)
+        table.add_columns("drill", "kind", "topic", "level", "min", "status", "best")
+        self.refill()
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self.refill()
+
+    def filters(self) -> dict[str, str]:
+        chosen = {}
+        for name in FILTERS:
+            value = self.query_one(f"#filter-{name}", Select).value
+            if value is not Select.NULL:
+                chosen[name] = value
+        return chosen
+
+    def visible(self) -> list:
+        """The drills that pass the filters, in track order."""
+        session = self.app.session
+        chosen = self.filters()
+        statuses = drill_statuses(session.store, [d.id for d in session.drills]) if session.store else {}
+        self._statuses = statuses
+        result = []
+        for d in session.drills:
+            status = statuses[d.id].status if d.id in statuses else NEVER
+            if (chosen.get("topic", d.topic) == d.topic
+                    and chosen.get("difficulty", d.difficulty) == d.difficulty
+                    and chosen.get("framework", d.frameworks[0]) in d.frameworks
+                    and chosen.get("status", status) == status):
+                result.append(d)
+        return result
+
+    def refill(self) -> None:
+        table = self.query_one("#drill-table", DataTable)
+        table.clear()
+        rows = self.visible()
+        for d in rows:
+            st = self._statuses.get(d.id)
+            status = st.status if st else NEVER
+            style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
+            kind = "[yellow]fix-the-bug[/]" if d.is_pitfall else "write"
+            table.add_row(d.id, kind, d.topic, d.difficulty, str(d.target_minutes),
+                          f"[{style}]{status}[/]", format_seconds(st.best_s) if st else "—", key=d.id)
+        if not rows:
+            self.query_one("#drill-detail", Static).update("No drill matches these filters (c clears them).")
+        else:
+            self._detail(rows[0].id)
+
+    def _detail(self, drill_id: str) -> None:
+        d = self.app.session.drill(drill_id)
+        self.query_one("#drill-detail", Static).update(
+            f"[b]{d.title}[/b]  ·  {'/'.join(d.frameworks)}  ·  target {d.target_minutes} min"
+            f"  ·  [dim]enter to open[/dim]")
+
+    @on(Select.Changed)
+    def _filter_changed(self) -> None:
+        self.refill()
+
+    @on(DataTable.RowHighlighted, "#drill-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is not None and event.row_key.value:
+            self._detail(event.row_key.value)
+
+    @on(DataTable.RowSelected, "#drill-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        from tui.screens.workspace import WorkspaceScreen
+
+        drill = self.app.session.drill(event.row_key.value)
+        framework = self.filters().get("framework")
+        self.app.push_screen(WorkspaceScreen(drill, framework if framework in drill.frameworks else None))
+
+    def action_focus_filters(self) -> None:
+        self.query_one("#filter-topic", Select).focus()
+
+    def action_clear_filters(self) -> None:
+        for name in FILTERS:
+            self.query_one(f"#filter-{name}", Select).clear()
+        self.query_one("#drill-table", DataTable).focus()

@@ -1,0 +1,106 @@
+"""`PasteScreen`: paste an answer (or load a file), and check it. The drill is detected from the
+function the code defines and the framework from its imports, unless chosen; the verdict uses the
+same results panel as the workspace, and the attempt is recorded like any other."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Select, TextArea
+
+from tui.checking import CheckRunner
+from tui.widgets.results import ResultsPanel
+
+
+class PasteScreen(CheckRunner, Screen):
+    BINDINGS = [
+        Binding("ctrl+r", "run_checks", "Check", priority=True),
+        Binding("ctrl+o", "focus_path", "Load file"),
+        Binding("ctrl+l", "card", "Review card"),
+        Binding("ctrl+e", "focus_editor", "Editor", show=False),
+        Binding("escape", "app.pop_screen", "Back", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        drills = self.app.session.drills
+        yield Header()
+        with Horizontal(id="paste-bar"):
+            yield Select([(d.id, d.id) for d in drills], prompt="drill: detect", id="paste-drill",
+                         compact=True)
+            yield Select([("numpy", "numpy"), ("torch", "torch")], prompt="framework: detect",
+                         id="paste-framework", compact=True)
+            yield Input(placeholder="or a file path, then enter", id="paste-path", compact=True)
+        with Horizontal(id="paste-main"):
+            yield TextArea.code_editor("", language="python", id="paste-editor", soft_wrap=False)
+            with Vertical(id="paste-side"):
+                yield ResultsPanel(card_key="ctrl+l", id="paste-results")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        editor = self.query_one("#paste-editor", TextArea)
+        editor.border_title = "Paste your answer here (ctrl+v or your terminal's paste), then ctrl+r"
+        editor.focus()
+
+    def _choice(self, selector: str) -> str | None:
+        value = self.query_one(selector, Select).value
+        return None if value is Select.NULL else value
+
+    @on(Input.Submitted, "#paste-path")
+    def _load(self, event: Input.Submitted) -> None:
+        path = Path(event.value.strip()).expanduser()
+        if not event.value.strip():
+            return
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.notify(f"Cannot read {path}: {reason}", severity="error")
+            return
+        editor = self.query_one("#paste-editor", TextArea)
+        editor.load_text(text)
+        editor.focus()
+        self.notify(f"Loaded {path}")
+
+    def action_focus_path(self) -> None:
+        self.query_one("#paste-path", Input).focus()
+
+    def action_focus_editor(self) -> None:
+        self.query_one("#paste-editor", TextArea).focus()
+
+    def action_run_checks(self) -> None:
+        code = self.query_one("#paste-editor", TextArea).text
+        if not code.strip():
+            self.notify("Paste some code first.", severity="warning")
+            return
+        self.query_one(ResultsPanel).show_running()
+        self.start_check(code, self._choice("#paste-drill"), self._choice("#paste-framework"),
+                         {"code": code, "started_at": self.app.session.now()})
+
+    def check_done(self, report, context) -> None:
+        self.query_one(ResultsPanel).show_report(report)
+        session = self.app.session
+        drill = next((d for d in session.drills if d.id == report.drill), None)
+        if drill is None or session.store is None:
+            return
+        try:
+            session.record_check(report, drill, report.framework, started_at=context["started_at"],
+                                 elapsed_s=None, code=context["code"])
+        except Exception as exc:  # noqa: BLE001 - keep the verdict on screen
+            self.notify(f"The attempt was not recorded: {exc}", severity="error")
+
+    def check_failed(self, title: str, message: str, context) -> None:
+        self.query_one(ResultsPanel).show_message(title, message)
+
+    def action_card(self) -> None:
+        from tui.screens.review import ReviewScreen
+
+        known = self.app.session.deckset.by_id
+        cards = [c for c in self.query_one(ResultsPanel).cards if c in known]
+        if cards:
+            self.app.push_screen(ReviewScreen(card_ids=cards))
+        else:
+            self.notify("No named mistake, so no card to review.")

@@ -1,0 +1,182 @@
+"""`ReviewScreen`: flashcard review — the front, space reveals the back, 1-4 rate with the next
+interval on each button (as Anki shows it), u undoes, l switches English/Chinese (saved in the
+`language` setting). Every rating is committed to the store as it is given.
+
+Opened with `card_ids`, it reviews exactly those cards (the checker's "review this card now") and
+then returns; otherwise it follows the scheduler's due queue.
+"""
+from __future__ import annotations
+
+import time
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, Rule, Static
+
+from cards.intervals import RATING_NAMES, format_interval
+from tui.widgets.rating_bar import RatingBar
+
+
+class ReviewScreen(Screen):
+    BINDINGS = [
+        Binding("space", "reveal", "Show answer"),
+        Binding("1", "rate(1)", "Again", show=False),
+        Binding("2", "rate(2)", "Hard", show=False),
+        Binding("3", "rate(3)", "Good", show=False),
+        Binding("4", "rate(4)", "Easy", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("l", "language", "中文/EN"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, card_ids: list[str] | None = None) -> None:
+        super().__init__()
+        self.card_ids = list(card_ids) if card_ids else None
+        self.card = None
+        self.revealed = False
+        self.done = 0
+        self._shown_at = 0.0
+        self._last = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="review-meta")
+        with VerticalScroll(id="review-card"):
+            yield Markdown(id="review-front")
+            yield Rule(id="review-rule")
+            yield Markdown(id="review-back")
+        yield Static("Press [b]space[/b] to show the answer", id="review-prompt")
+        yield RatingBar(id="review-rating")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for button in self.query("RatingBar Button"):
+            button.can_focus = False  # keys 1-4 and space belong to the screen
+        self.next_card()
+
+    @property
+    def scheduler(self):
+        return self.app.session.scheduler
+
+    def _queue_card(self):
+        if self.card_ids is not None:
+            return self.scheduler.deckset.by_id.get(self.card_ids[0]) if self.card_ids else None
+        return self.scheduler.next_card()
+
+    def next_card(self) -> None:
+        """Show the next card's front, or say there is nothing (left) to review."""
+        session = self.app.session
+        if session.store is None:
+            self._empty(f"**Progress is not available**, so cards cannot be scheduled.\n\n"
+                        f"{session.store_error}")
+            return
+        self.card = self._queue_card()
+        self.revealed = False
+        if self.card is None:
+            nxt = "" if self.card_ids is not None else self._next_due_text()
+            self._empty(f"## {'Done' if self.done else 'No cards due'}\n\n"
+                        f"{self.done} reviewed this session. {nxt}\n\nPress **escape** to go back.")
+            return
+        lang = session.language
+        front, back = self.card.text(lang)
+        self.query_one("#review-front", Markdown).update(front)
+        self.query_one("#review-back", Markdown).update(back)
+        self._show(back=False)
+        self._meta()
+        self._shown_at = time.monotonic()
+
+    def _next_due_text(self) -> str:
+        states = self.app.session.store.card_states()
+        if not states:
+            return ""
+        when = min(due for due, _ in states.values())
+        return f"Next card due in {format_interval(when - self.scheduler.now())}."
+
+    def _empty(self, text: str) -> None:
+        self.card = None
+        self.query_one("#review-front", Markdown).update(text)
+        self._show(back=False, prompt=False)
+        self.query_one("#review-meta", Static).update(self._last)
+
+    def _show(self, back: bool, prompt: bool = True) -> None:
+        self.query_one("#review-back").display = back
+        self.query_one("#review-rule").display = back
+        self.query_one("#review-rating").display = back
+        self.query_one("#review-prompt").display = prompt and not back
+
+    def _meta(self) -> None:
+        session = self.app.session
+        deck = session.deckset.by_deck[self.card.deck].display_title(session.language)
+        if self.card_ids is not None:
+            left = f"{len(self.card_ids)} to review"
+        else:
+            left = f"{len(self.scheduler.queue())} due"
+        lang = "中文" if session.language == "zh" else "EN"
+        text = f"[b]{deck}[/b] · {self.card.id} · {left} · {lang}"
+        self.query_one("#review-meta", Static).update(
+            text + (f"   [dim]{self._last}[/dim]" if self._last else ""))
+
+    def action_reveal(self) -> None:
+        if self.card is None or self.revealed:
+            return
+        self.revealed = True
+        now = self.scheduler.now()
+        self.query_one(RatingBar).show_preview(self.scheduler.preview(self.card.id, now), now)
+        self._show(back=True)
+        self.query_one("#review-card").scroll_home(animate=False)
+
+    def action_rate(self, rating: int) -> None:
+        if self.card is None or not self.revealed:
+            return
+        duration_ms = int((time.monotonic() - self._shown_at) * 1000)
+        outcome = self.scheduler.review(self.card.id, rating, duration_ms=duration_ms)
+        self.done += 1
+        self._last = (f"{self.card.id}: {RATING_NAMES[rating]}, due in "
+                      f"{format_interval(outcome.due - outcome.reviewed_at)}")
+        if self.card_ids is not None:
+            self.card_ids.pop(0)
+        self.next_card()
+
+    @on(RatingBar.Rated)
+    def _rated(self, event: RatingBar.Rated) -> None:
+        self.action_rate(event.rating)
+
+    def action_undo(self) -> None:
+        if self.scheduler is None:
+            return
+        card_id = self.scheduler.undo_last()
+        if card_id is None:
+            self.notify("Nothing to undo.")
+            return
+        self.done -= 1
+        self._last = f"undone: {card_id}"
+        if self.card_ids is not None:
+            self.card_ids.insert(0, card_id)
+            self.next_card()
+            return
+        self.card = self.scheduler.deckset.by_id.get(card_id)
+        if self.card is None:
+            self.next_card()
+            return
+        # show the undone card again, front first, whatever the queue says
+        front, back = self.card.text(self.app.session.language)
+        self.query_one("#review-front", Markdown).update(front)
+        self.query_one("#review-back", Markdown).update(back)
+        self.revealed = False
+        self._show(back=False)
+        self._meta()
+        self._shown_at = time.monotonic()
+
+    def action_language(self) -> None:
+        session = self.app.session
+        session.set_language("en" if session.language == "zh" else "zh")
+        if self.card is None:
+            self.next_card()
+            return
+        front, back = self.card.text(session.language)
+        self.query_one("#review-front", Markdown).update(front)
+        self.query_one("#review-back", Markdown).update(back)
+        self._meta()

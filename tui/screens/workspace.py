@@ -1,0 +1,268 @@
+"""`WorkspaceScreen`: one drill — the prompt beside a Python editor, a countdown from the target
+time, hints one level at a time, checks in the warm checker, and the results panel.
+
+The answer is saved as it is typed (debounced, atomic, `cards.drafts`), before every check, on
+leaving the screen and on quit, and reopened next time; a reset asks first.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Markdown, Static, TabbedContent, TabPane, TextArea
+
+from cards import drafts
+from tui.checking import CheckRunner
+from tui.screens.dialogs import ConfirmScreen, TextScreen
+from tui.summary import format_seconds
+from tui.widgets.countdown import Countdown
+from tui.widgets.results import ResultsPanel
+
+SAVE_DELAY_S = 0.4
+
+
+class WorkspaceScreen(CheckRunner, Screen):
+    BINDINGS = [
+        Binding("ctrl+r", "run_checks", "Run checks", priority=True),
+        Binding("ctrl+t", "hint", "Hint"),
+        Binding("f2", "next_tab", "Prompt/Hints/Results"),
+        Binding("ctrl+l", "card", "Review card"),
+        Binding("ctrl+b", "pause", "Pause clock"),
+        Binding("ctrl+f", "framework", "Framework"),
+        Binding("ctrl+o", "editor", "$EDITOR"),
+        Binding("ctrl+n", "reset", "Reset"),
+        Binding("ctrl+g", "solution", "Solution"),
+        Binding("escape", "back", "Back", priority=True),
+    ]
+
+    def __init__(self, drill, framework: str | None = None) -> None:
+        super().__init__()
+        self.drill = drill
+        self.framework = framework if framework in drill.frameworks else drill.frameworks[0]
+        self.hint_level = 0
+        self.checks_run = 0
+        self._baseline = ""  # the text on disk (or the starter): nothing to save while equal
+        self._save_blocked: str | None = None
+        self._save_timer: Timer | None = None
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        d = self.drill
+        yield Header()
+        with Horizontal(id="ws-bar"):
+            mark = "[yellow]fix the bug[/] · " if d.is_pitfall else ""
+            yield Static(f"[b]{d.title}[/b]  {mark}[dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
+                         id="ws-title")
+            yield Static(id="ws-framework")
+            yield Countdown(d.target_minutes * 60, self.app.clock, id="ws-clock")
+        with Horizontal(id="ws-main"):
+            with TabbedContent(id="ws-side", initial="tab-prompt"):
+                with TabPane("Prompt", id="tab-prompt"):
+                    with VerticalScroll():
+                        yield Markdown(self._prompt(), id="ws-prompt")
+                with TabPane("Hints", id="tab-hints"):
+                    with VerticalScroll():
+                        yield Markdown(self._hints_text(), id="ws-hints")
+                with TabPane("Results", id="tab-results"):
+                    yield ResultsPanel(card_key="ctrl+l", id="ws-results")
+            self._editor = TextArea.code_editor("", language="python", id="ws-editor", soft_wrap=False)
+            yield self._editor
+        yield Footer()
+
+    def _prompt(self) -> str:
+        if self.app.session.language == "zh" and self.drill.prompt_zh:
+            return self.drill.prompt_zh
+        return self.drill.prompt
+
+    def _hints_text(self) -> str:
+        hints = self.drill.hints
+        if self.hint_level == 0:
+            return f"{len(hints)} hints, from a nudge to nearly the answer. Press **ctrl+t** for the first."
+        shown = [f"### Hint {i + 1} of {len(hints)}\n\n{h.strip()}" for i, h in enumerate(hints[:self.hint_level])]
+        if self.hint_level < len(hints):
+            shown.append("*ctrl+t shows the next hint.*")
+        return "\n\n".join(shown)
+
+    def on_mount(self) -> None:
+        self._load(self.framework)
+        self.editor.focus()
+
+    @property
+    def editor(self) -> TextArea:
+        """Kept by reference so the text can still be saved while the screen is being unmounted."""
+        return self._editor
+
+    @property
+    def results(self) -> ResultsPanel:
+        return self.query_one("#ws-results", ResultsPanel)
+
+    # -- saving ------------------------------------------------------------------------------
+    def _load(self, framework: str) -> None:
+        """Open the saved answer for `framework`, else its starter."""
+        self.framework = framework
+        self._save_blocked = None
+        try:
+            text = drafts.load_draft(self.drill.id, framework)
+        except (OSError, ValueError) as exc:
+            self._save_blocked = str(exc)
+            self.notify(f"{exc}\nShowing the starter; your file will not be overwritten.",
+                        title="Saved answer unreadable", severity="error", timeout=20)
+            text = None
+        restored = text is not None
+        self._baseline = text if restored else self.drill.starter(framework)
+        self.editor.load_text(self._baseline)
+        self._show_framework(saved=restored)
+
+    def _show_framework(self, saved: bool = False) -> None:
+        others = len(self.drill.frameworks) > 1
+        note = " [dim](saved answer)[/dim]" if saved else ""
+        self.query_one("#ws-framework", Static).update(
+            f"[b]{self.framework}[/b]{' ⇄' if others else ''}{note}")
+
+    @on(TextArea.Changed, "#ws-editor")
+    def _changed(self) -> None:
+        if self.editor.text == self._baseline:
+            return
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_DELAY_S, self.save_now)
+
+    def save_now(self) -> None:
+        """Write the editor's text to the draft file if it changed (atomic replace)."""
+        text = self.editor.text
+        if text == self._baseline or self._save_blocked:
+            return
+        try:
+            drafts.save_draft(self.drill.id, self.framework, text)
+            self._baseline = text
+        except OSError as exc:
+            self.notify(f"Could not save your answer: {exc}", severity="error", timeout=20)
+
+    def on_unmount(self) -> None:
+        self.save_now()
+
+    def action_back(self) -> None:
+        self.save_now()
+        self.app.pop_screen()
+
+    # -- checks ------------------------------------------------------------------------------
+    def action_run_checks(self) -> None:
+        self.save_now()
+        code = self.editor.text
+        clock = self.query_one(Countdown)
+        context = {"framework": self.framework, "code": code, "elapsed_s": clock.elapsed(),
+                   "started_at": clock.started}
+        self.results.show_running("" if self.checks_run else "The first check waits for the checker to warm up.")
+        self.query_one(TabbedContent).active = "tab-results"
+        self.start_check(code, self.drill.id, self.framework, context)
+
+    def check_done(self, report, context) -> None:
+        self.checks_run += 1
+        note = f"  · {format_seconds(context['elapsed_s'])}"
+        self.results.show_report(report, extra=note)
+        self.query_one(TabbedContent).active = "tab-results"
+        try:
+            outcome = self.app.session.record_check(
+                report, self.drill, context["framework"], started_at=context["started_at"],
+                elapsed_s=context["elapsed_s"], code=context["code"])
+        except Exception as exc:  # noqa: BLE001 - a store failure must not lose the verdict
+            self.notify(f"The attempt was not recorded: {exc}", severity="error", timeout=20)
+            return
+        if outcome is None:
+            self.notify("Progress is not available, so this attempt was not recorded.", severity="warning")
+        elif outcome.cards_again:
+            self.notify("Sent back for review: " + ", ".join(outcome.cards_again), title="Cards")
+
+    def check_failed(self, title: str, message: str, context) -> None:
+        self.results.show_message(title, message)
+        self.query_one(TabbedContent).active = "tab-results"
+
+    # -- the other keys ----------------------------------------------------------------------
+    def action_hint(self) -> None:
+        if self.hint_level < len(self.drill.hints):
+            self.hint_level += 1
+        self.query_one("#ws-hints", Markdown).update(self._hints_text())
+        self.query_one(TabbedContent).active = "tab-hints"
+
+    def action_next_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        order = ["tab-prompt", "tab-hints", "tab-results"]
+        tabs.active = order[(order.index(tabs.active) + 1) % len(order)]
+
+    def action_pause(self) -> None:
+        paused = self.query_one(Countdown).toggle()
+        self.notify("Clock paused (ctrl+b resumes)." if paused else "Clock running.")
+
+    def action_framework(self) -> None:
+        frameworks = self.drill.frameworks
+        if len(frameworks) == 1:
+            self.notify(f"This drill is {frameworks[0]} only.")
+            return
+        self.save_now()
+        self._load(frameworks[(frameworks.index(self.framework) + 1) % len(frameworks)])
+        self.notify(f"Switched to {self.framework}.")
+
+    def action_card(self) -> None:
+        from tui.screens.review import ReviewScreen
+
+        known = self.app.session.deckset.by_id
+        cards = [c for c in (self.results.cards or self.drill.cards) if c in known]
+        if not cards:
+            self.notify("No related card.")
+            return
+        self.app.push_screen(ReviewScreen(card_ids=cards))
+
+    def action_reset(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.editor.load_text(self.drill.starter(self.framework))
+                self._baseline = None  # force the write: the file must hold the starter now
+                self.save_now()
+                self._show_framework()
+
+        self.app.push_screen(ConfirmScreen(
+            f"Replace your {self.framework} answer with the starter?\nYour current code will be lost.",
+            yes="Reset"), done)
+
+    def action_solution(self) -> None:
+        def show(yes: bool | None = True) -> None:
+            if yes:
+                self.app.push_screen(TextScreen(
+                    f"Model answer — {self.drill.title} ({self.framework})",
+                    f"```python\n{self.drill.solution(self.framework)}\n```"))
+
+        store = self.app.session.store
+        tried = self.checks_run or (store is not None and store.attempts(self.drill.id))
+        if tried:
+            show()
+        else:
+            self.app.push_screen(ConfirmScreen(
+                "You have not run the checks on this drill yet.\nShow the model answer anyway?",
+                yes="Show it"), show)
+
+    def action_editor(self) -> None:
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if not editor:
+            self.notify("Set $EDITOR (or $VISUAL) to edit in your own editor.", severity="warning")
+            return
+        self._baseline = None
+        self.save_now()
+        path = drafts.draft_path(self.drill.id, self.framework)
+        try:
+            with self.app.suspend():
+                subprocess.run([*shlex.split(editor), str(path)], check=False)
+        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing
+            self.notify(f"Could not open {editor}: {exc}", severity="error")
+            return
+        text = drafts.load_draft(self.drill.id, self.framework)
+        if text is not None and text != self.editor.text:
+            self._baseline = text
+            self.editor.load_text(text)
+            self.notify("Reloaded your answer from the editor.")

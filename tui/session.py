@@ -1,0 +1,90 @@
+"""`Session`: the app's one handle on the core packages — data folder, progress store, decks,
+drills, scheduler and clock — so screens never open files or stores themselves and tests inject
+a temp folder and a fixed clock in one place.
+
+A progress database that cannot be opened (corrupt, foreign, newer) does not stop the app: the
+session keeps `store = None` and `store_error` (the store's own message, which names the file), the
+screens say so, and nothing is written to that file. Drafts still save, since they are plain files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from cards.deck import DeckSet, load_decks
+from cards.store import ProgressStore, StoreError, open_store
+
+Clock = Callable[[], datetime]
+LANGUAGES = ("en", "zh")
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Session:
+    """Everything the screens read and write, opened once at start-up."""
+
+    data_dir: Path
+    clock: Clock = utc_now
+    fuzz: bool = True
+    store: ProgressStore | None = None
+    store_error: str | None = None
+    deckset: DeckSet = field(default_factory=lambda: DeckSet(()))
+    drills: list = field(default_factory=list)
+    scheduler: object | None = None
+
+    @classmethod
+    def open(cls, data_dir: Path, clock: Clock = utc_now, fuzz: bool = True) -> "Session":
+        """Load decks and drills and open the store (a StoreError is kept, not raised)."""
+        from drills import load_drills
+
+        session = cls(Path(data_dir), clock, fuzz, deckset=load_decks(), drills=list(load_drills()))
+        try:
+            session.store = open_store(session.data_dir)
+        except StoreError as exc:
+            session.store_error = str(exc)
+        if session.store is not None:
+            from cards.scheduler import Scheduler
+
+            session.scheduler = Scheduler(session.store, session.deckset, clock=clock, fuzz=fuzz)
+        return session
+
+    def now(self) -> datetime:
+        return self.clock().astimezone(timezone.utc)
+
+    def drill(self, drill_id: str):
+        return next(d for d in self.drills if d.id == drill_id)
+
+    @property
+    def language(self) -> str:
+        """"en" or "zh", the card and prompt language (the `language` setting)."""
+        if self.store is None:
+            return "en"
+        value = self.store.get_setting("language", "en")
+        return value if value in LANGUAGES else "en"
+
+    def set_language(self, lang: str) -> None:
+        if self.store is not None:
+            self.store.set_setting("language", lang)
+
+    def record_check(self, report, drill, framework: str, *, started_at: datetime,
+                     elapsed_s: float | None, code: str):
+        """Record a checked attempt through `cards.training.record_check` (named mistakes send their
+        cards back; the drill is spaced). Returns the outcome, or None without a usable store."""
+        if self.store is None:
+            return None
+        from cards.training import record_check
+
+        mistakes = [(d.id, d.card) for d in report.diagnoses]
+        return record_check(self.store, drill_id=drill.id, framework=framework, passed=report.passed,
+                            mistakes=mistakes, started_at=started_at, finished_at=self.now(),
+                            elapsed_s=elapsed_s, target_minutes=drill.target_minutes, code=code,
+                            source="app", scheduler=self.scheduler, fuzz=self.fuzz)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()

@@ -1,0 +1,61 @@
+"""`Countdown`: the drill clock, counting down from the target time; pausable, and past zero it
+keeps counting as overtime (shown, never enforced)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from tui.summary import format_seconds
+
+
+class Countdown(Static):
+    """Time left on a drill. Reads the app's clock, so tests with a fixed clock render it fixed."""
+
+    DEFAULT_CSS = """
+    Countdown { width: auto; padding: 0 1; text-style: bold; }
+    Countdown.-overtime { color: $error; }
+    Countdown.-paused { color: $text-muted; text-style: italic; }
+    """
+
+    paused: reactive[bool] = reactive(False)
+
+    def __init__(self, target_s: float, clock: Callable[[], datetime], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.target_s = target_s
+        self.clock = clock
+        self.started = clock()
+        self._paused_at: datetime | None = None
+        self._paused_s = 0.0
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self._tick)
+        self._tick()
+
+    def elapsed(self) -> float:
+        """Seconds worked on the drill so far, pauses excluded."""
+        end = self._paused_at or self.clock()
+        return max(0.0, (end - self.started).total_seconds() - self._paused_s)
+
+    def toggle(self) -> bool:
+        """Pause or resume; returns True when now paused."""
+        if self._paused_at is None:
+            self._paused_at = self.clock()
+        else:
+            self._paused_s += (self.clock() - self._paused_at).total_seconds()
+            self._paused_at = None
+        self.paused = self._paused_at is not None
+        self._tick()
+        return self.paused
+
+    def _tick(self) -> None:
+        left = self.target_s - self.elapsed()
+        self.set_class(left < 0, "-overtime")
+        self.set_class(self.paused, "-paused")
+        if left >= 0:
+            text = f"{format_seconds(left)} left"
+        else:
+            text = f"+{format_seconds(-left)} over"
+        self.update(f"⏸ {text} (paused)" if self.paused else f"⏱ {text}")

@@ -1,0 +1,130 @@
+"""`ResultsPanel`: a checker verdict for a person — PASS/FAIL, each failed check with its message,
+the smallest counterexample (inputs, expected, got), the named mistakes with their explanations and
+the card to review. Shared by the drill workspace and paste-and-check."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import LoadingIndicator, Static
+
+from checker.report import Report, fmt
+
+
+def _counterexample_table(report: Report) -> Table:
+    cx = report.counterexample
+    table = Table(title=f"Smallest counterexample ({cx.label})", title_justify="left",
+                  show_header=True, header_style="bold", expand=True, pad_edge=False)
+    table.add_column("", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for name, value in cx.inputs.items():
+        table.add_row(name, fmt(value))
+    for name, value in cx.expected.items():
+        table.add_row(f"expected {name}", Text(fmt(value), style="green"))
+        table.add_row(f"got {name}", Text(fmt(cx.got.get(name)), style="red"))
+    if cx.where:
+        table.caption = f"first difference at {cx.where}"
+        table.caption_justify = "left"
+    return table
+
+
+def report_renderable(report: Report, card_key: str | None = None) -> Group:
+    """The body of the panel for `report` (everything below the verdict line)."""
+    parts: list = []
+    if report.error:
+        err = report.error
+        where = f" (line {err['line']})" if err.get("line") else ""
+        parts.append(Text(f"{err['kind']} error{where}: {err['message']}", style="bold red"))
+        if err.get("detail"):
+            parts.append(Text("\n".join(err["detail"].rstrip().splitlines()[-8:]), style="dim"))
+        parts.append(Text(""))
+    failed = [c for c in report.checks if not c.passed]
+    if report.checks:
+        passed = len(report.checks) - len(failed)
+        parts.append(Text(f"{passed} of {len(report.checks)} checks pass", style="bold"))
+        for check in failed:
+            parts.append(Text.assemble(("✗ ", "bold red"), (check.title, "bold")))
+            if check.message:
+                parts.append(Text("  " + " ".join(check.message.split())))
+        if not failed:
+            parts.extend(Text.assemble(("✓ ", "green"), c.title) for c in report.checks)
+        parts.append(Text(""))
+    if report.counterexample:
+        parts.append(_counterexample_table(report))
+        parts.append(Text(""))
+    if report.diagnoses:
+        head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
+        parts.append(Text(head, style="bold yellow"))
+        for d in report.diagnoses:
+            parts.append(Text.assemble(("• ", "yellow"), (d.title, "bold"), (f"  [{d.id}]", "dim")))
+            parts.append(Text("  " + " ".join(d.explanation.split())))
+            if d.card:
+                key = f" — press {card_key} to review it now" if card_key else ""
+                parts.append(Text(f"  card: {d.card}{key}", style="cyan"))
+    elif not report.passed and not report.error:
+        parts.append(Text("No catalogued mistake matches this behaviour; compare with the "
+                          "counterexample above.", style="italic"))
+    if report.stdout.strip():
+        parts.append(Text(""))
+        parts.append(Text("Your code printed:", style="bold"))
+        parts.append(Text("\n".join(report.stdout.rstrip().splitlines()[-10:]), style="dim"))
+    return Group(*parts)
+
+
+class ResultsPanel(VerticalScroll):
+    """Shows nothing yet, a check in progress, a report, or a message (checker unavailable,
+    drill not detected). `report` holds the report shown, if any; `cards` the cards it names."""
+
+    DEFAULT_CSS = """
+    ResultsPanel { height: 1fr; padding: 0 1; }
+    ResultsPanel #verdict { text-style: bold; padding: 0 1; margin-bottom: 1; }
+    ResultsPanel #verdict.-pass { background: $success; color: $text; }
+    ResultsPanel #verdict.-fail { background: $error; color: $text; }
+    ResultsPanel #verdict.-info { background: $boost; }
+    ResultsPanel LoadingIndicator { height: 3; display: none; }
+    ResultsPanel.-running LoadingIndicator { display: block; }
+    """
+
+    def __init__(self, card_key: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.card_key = card_key
+        self.report: Report | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("No checks run yet.", id="verdict", classes="-info")
+        yield LoadingIndicator()
+        yield Static("", id="body")
+
+    @property
+    def cards(self) -> list[str]:
+        if self.report is None:
+            return []
+        return list(dict.fromkeys(d.card for d in self.report.diagnoses if d.card))
+
+    def _set(self, verdict: str, kind: str, body="") -> None:
+        head = self.query_one("#verdict", Static)
+        head.update(verdict)
+        for cls in ("-pass", "-fail", "-info"):
+            head.set_class(cls == kind, cls)
+        self.query_one("#body", Static).update(body)
+        self.scroll_home(animate=False)
+
+    def show_running(self, note: str = "") -> None:
+        self.report = None
+        self.add_class("-running")
+        self._set("Checking…", "-info", note)
+
+    def show_message(self, title: str, message: str) -> None:
+        self.report = None
+        self.remove_class("-running")
+        self._set(title, "-fail", Text(message))
+
+    def show_report(self, report: Report, extra: str = "") -> None:
+        self.report = report
+        self.remove_class("-running")
+        verdict = (f"{'PASS' if report.passed else 'FAIL'}  {report.drill} ({report.framework})"
+                   f"  {report.elapsed_ms:.0f} ms{extra}")
+        self._set(verdict, "-pass" if report.passed else "-fail",
+                  report_renderable(report, self.card_key))
