@@ -140,7 +140,8 @@ def render(report: Report, color: bool = False) -> str:
     if report.counterexample:
         cx = report.counterexample
         lines.append("")
-        lines.append(paint(f"Smallest counterexample ({cx.label}):", "1"))
+        label = "a random case" if cx.label == "random" else cx.label.removeprefix("edge: ")
+        lines.append(paint(f"Smallest counterexample ({label}):", "1"))
         width = max(len(k) for k in [*cx.inputs, *cx.expected, "expected", "got"]) + 2
         for k, v in cx.inputs.items():
             lines.append(f"  {k:<{width}} {fmt(v)}")
