@@ -247,6 +247,7 @@ class ItemResult:
     runs: int = 0
     mistakes: list[dict] = field(default_factory=list)
     attempt_ids: list[int] = field(default_factory=list)
+    answer: str = ""
 
     @property
     def time_s(self) -> float | None:
@@ -467,11 +468,13 @@ class MockSession:
         result = self.results[-1]
         return self._complete("failed" if result.runs else "unanswered")
 
-    def grade_question(self, grade: str) -> ItemResult:
-        """Self-grade the current question against the card's answer: knew / partly / missed."""
+    def grade_question(self, grade: str, answer: str = "") -> ItemResult:
+        """Self-grade the current question against the card's answer: knew / partly / missed.
+        `answer` is what the candidate typed, if anything (kept with the session)."""
         if grade not in GRADES:
             raise ValueError(f"grade must be one of {', '.join(GRADES)}, got {grade!r}")
         item = self._require_item("question")
+        self.results[-1].answer = answer
         if self.store is not None and self.record_training:
             scheduler = self._cards_scheduler()
             if scheduler is not None and item.ref in scheduler.deckset.by_id:

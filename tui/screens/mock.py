@@ -40,6 +40,7 @@ class MockScreen(CheckRunner, Screen):
 
     DEFAULT_CSS = """
     MockScreen #mock-clock { height: 1; padding: 0 1; background: $boost; }
+    MockScreen #mock-body { height: 1fr; }
     MockScreen #mock-clock.-paused { background: $warning 40%; }
     MockScreen #mock-clock.-late { color: $error; }
     MockScreen #setup-view, MockScreen #question-view, MockScreen #paused-view,
@@ -48,6 +49,7 @@ class MockScreen(CheckRunner, Screen):
     MockScreen #drill-prompt { height: 1fr; }
     MockScreen #drill-results { height: 1fr; border-top: solid $primary; }
     MockScreen #drill-editor { width: 3fr; height: 1fr; }
+    MockScreen #question-notes { height: 6; margin-top: 1; }
     MockScreen #question-answer { display: none; margin-top: 1; }
     MockScreen #question-answer.-shown { display: block; }
     """
@@ -59,7 +61,9 @@ class MockScreen(CheckRunner, Screen):
         Binding("r", "reseed", "New seed"),
         Binding("c", "continue", "Continue unfinished"),
         Binding("ctrl+r", "run_checks", "Run checks", priority=True),
-        Binding("space", "reveal", "Reveal answer"),
+        Binding("ctrl+r", "reveal", "Reveal answer", priority=True),
+        Binding("space", "reveal", "Reveal answer", show=False),
+        Binding("t", "type_answer", "Type an answer"),
         Binding("1", "grade('knew')", "Knew it"),
         Binding("2", "grade('partly')", "Partly"),
         Binding("3", "grade('missed')", "Missed"),
@@ -123,10 +127,11 @@ class MockScreen(CheckRunner, Screen):
                 yield self._editor  # kept by reference: answers are saved while unmounting too
             with VerticalScroll(id="question-view"):
                 yield Markdown("", id="question-front")
+                yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
+                             "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] knew it, "
+                             "[b]2[/b] partly, [b]3[/b] missed.", id="question-help")
+                yield TextArea("", id="question-notes", soft_wrap=True)
                 yield Markdown("", id="question-answer")
-                yield Static("Answer aloud (or type notes anywhere), then [b]space[/b] to reveal the "
-                             "card's answer and grade yourself: [b]1[/b] knew it, [b]2[/b] partly, "
-                             "[b]3[/b] missed.", id="question-help")
             yield Static("[b]PAUSED[/b]\n\nThe clock is stopped and the pause is recorded on the "
                          "scorecard. Your work is hidden until you resume: [b]ctrl+b[/b].", id="paused-view")
             with VerticalScroll(id="scorecard-view"):
@@ -170,7 +175,7 @@ class MockScreen(CheckRunner, Screen):
         running = not s.finished and not s.paused
         if action == "run_checks":
             return running and item is not None and item.kind == "drill"
-        if action == "reveal":
+        if action in ("reveal", "type_answer"):
             return running and item is not None and item.kind == "question" and not self._revealed
         if action == "grade":
             return running and item is not None and item.kind == "question" and self._revealed
@@ -318,6 +323,9 @@ class MockScreen(CheckRunner, Screen):
             answer = self.query_one("#question-answer", Markdown)
             answer.update(f"### The card's answer\n\n{back}\n\n*card {item.ref}*")
             answer.remove_class("-shown")
+            notes = self.query_one("#question-notes", TextArea)
+            notes.load_text("")
+            notes.read_only = False
             self.query_one("#question-view").focus()
         self.refresh_bindings()
 
@@ -364,14 +372,20 @@ class MockScreen(CheckRunner, Screen):
         if s is not None:
             self._act(s.resume if s.paused else s.pause)
 
+    def action_type_answer(self) -> None:
+        self.query_one("#question-notes", TextArea).focus()
+
     def action_reveal(self) -> None:
         self._revealed = True
+        self.query_one("#question-notes", TextArea).read_only = True  # the answer is out: no edits
         self.query_one("#question-answer", Markdown).add_class("-shown")
+        self.query_one("#question-view").focus()  # so 1 / 2 / 3 grade instead of typing
         self.refresh_bindings()
 
     def action_grade(self, grade: str) -> None:
         if self._revealed:
-            self._act(lambda: self.session.grade_question(grade))
+            answer = self.query_one("#question-notes", TextArea).text
+            self._act(lambda: self.session.grade_question(grade, answer))
 
     def action_next_item(self) -> None:
         from tui.screens.dialogs import ConfirmScreen

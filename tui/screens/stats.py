@@ -29,6 +29,8 @@ class StatsScreen(Screen):
 
     DEFAULT_CSS = """
     StatsScreen #stats-head { height: auto; padding: 0 1; background: $boost; }
+    StatsScreen #stats-tabs { height: 1fr; }
+    StatsScreen TabPane { height: 1fr; padding: 0; }
     StatsScreen PlotextPlot { height: 1fr; min-height: 8; }
     StatsScreen DataTable { height: auto; max-height: 12; }
     StatsScreen #pitfall-table { height: 1fr; max-height: 100%; }
@@ -126,9 +128,11 @@ class StatsScreen(Screen):
         plt.clear_data()
         points = [(i + 1, 100 * p["rate"]) for i, p in enumerate(data["retention"]["daily"])
                   if p["rate"] is not None]
-        plt.title("Retention per day: % of review-card ratings not Again")
         if points:
+            plt.title("Retention per day: % of review-card ratings not Again")
             plt.plot([x for x, _ in points], [y for _, y in points], marker="dot")
+        else:
+            plt.title("Retention per day: no ratings of review-state cards yet")
         plt.ylim(0, 100)
         plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
         plot.refresh()
@@ -138,7 +142,9 @@ class StatsScreen(Screen):
         plt = plot.plt
         plt.clear_data()
         plt.title("Cards falling due, next 30 days (overdue count today)")
-        plt.bar([f["day"][5:] for f in forecast], [f["due"] for f in forecast])
+        labels = [f["day"][5:] for f in forecast]
+        plt.bar(labels, [f["due"] for f in forecast])
+        plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
         plot.refresh()
 
     def _drills(self, times: list[dict]) -> None:
@@ -154,6 +160,7 @@ class StatsScreen(Screen):
                 plt.plot(list(range(1, len(ys) + 1)), ys, label=t["drill"], marker="dot")
         plt.hline(1.0)
         plt.xlim(1, max(2, longest))
+        plt.xticks(list(range(1, max(2, longest) + 1)))
         plot.refresh()
         table = self.query_one("#drill-table", DataTable)
         table.clear(columns=True)
@@ -173,6 +180,9 @@ class StatsScreen(Screen):
             xs = list(range(1, len(mocks) + 1))
             plt.plot(xs, [m["score"] for m in mocks], marker="dot", label="score")
             plt.plot(xs, [m["correctness"] for m in mocks], marker="dot", label="correctness %")
+            plt.xticks(xs)
+        else:
+            plt.title("Mock interview scores: none finished yet (dashboard key m)")
         plt.ylim(0, 100)
         plot.refresh()
         table = self.query_one("#mock-table", DataTable)
