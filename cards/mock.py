@@ -104,8 +104,8 @@ def _pick_drills(rng: random.Random, drills: Sequence[Any], count: int, minutes:
     `DRILL_SHARE` of the clock where possible (the mock still has room for questions)."""
     cap = DRILL_SHARE * minutes
     for _ in range(200):
-        hard = [d for d in drills if d.difficulty != "easy"]
-        first = rng.choice(hard)
+        not_easy = [d for d in drills if d.difficulty != "easy"]
+        first = rng.choice(not_easy)
         chosen = [first]
         rest = [d for d in drills if d is not first]
         while len(chosen) < count and rest:

@@ -6,6 +6,8 @@ import asyncio
 import functools
 from datetime import timedelta
 
+from textual.app import App
+
 from cards.mock import plan_mock
 from cards.store import open_store
 from drills import get_drill
@@ -160,19 +162,30 @@ async def test_dashboard_key_and_mock_command_open_the_mock_screen(tmp_path):
         assert isinstance(app.screen, MockScreen) and app.screen.plan == plan
 
 
+class _BareHost(App):
+    """A host app with none of the main app's session: the screen opens its own store."""
+
+    def __init__(self, clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+
 @_sync
-async def test_time_up_ends_on_the_scorecard(tmp_path):
-    clock, checker = FixedClock(), ScriptedChecker()
-    app = _app(tmp_path, clock, checker)
+async def test_time_up_ends_on_the_scorecard_in_a_bare_host(tmp_path):
+    clock = FixedClock()
+    app = _BareHost(clock)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
         screen = MockScreen(plan_mock(6, 15), tick_s=0.05)
         await app.push_screen(screen)
         await pilot.press("enter")
         clock.advance(seconds=15 * 60 + 1)
         await pilot.pause(0.2)
         assert screen.session.finish_reason == "time-up"
+        assert screen.session.elapsed_s() == 15 * 60
         assert screen.query_one("#mock-body").current == "scorecard-view"
+    with open_store() as store:  # PPO_DRILL_HOME: the test's private data folder
+        [row] = store.mocks()
+        assert row.payload["finish_reason"] == "time-up"
 
 
 def _seed_history(data_dir, clock):
