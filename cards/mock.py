@@ -339,12 +339,16 @@ class MockSession:
         if not isinstance(data, dict) or data.get("version") != PAYLOAD_VERSION or "plan" not in data:
             raise ValueError(f"mock session {mock_id!r} in {store.path}: field 'payload' is not a "
                              f"version-{PAYLOAD_VERSION} mock record")
-        session = cls(MockPlan.from_json(data["plan"]), store=store, clock=clock,
-                      started_at=row.started_at, mock_id=row.id, **kwargs)
-        session.last_seen = parse_iso(data["last_seen"])
-        session.pauses = [Pause(parse_iso(p["start"]), parse_iso(p["end"]) if p["end"] else None,
-                                p["reason"]) for p in data["pauses"]]
-        session.results = [ItemResult(**r) for r in data["results"]]
+        try:
+            session = cls(MockPlan.from_json(data["plan"]), store=store, clock=clock,
+                          started_at=row.started_at, mock_id=row.id, **kwargs)
+            session.last_seen = parse_iso(data["last_seen"])
+            session.pauses = [Pause(parse_iso(p["start"]), parse_iso(p["end"]) if p["end"] else None,
+                                    p["reason"]) for p in data["pauses"]]
+            session.results = [ItemResult(**r) for r in data["results"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"mock session {mock_id!r} in {store.path}: field 'payload' is damaged "
+                             f"({type(exc).__name__}: {exc}); the record was left as it is") from exc
         session.finished_at = row.finished_at
         session.finish_reason = data.get("finish_reason")
         if session.finished_at is None:

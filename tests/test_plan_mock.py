@@ -267,6 +267,9 @@ def test_load_refuses_foreign_payload(store):
     mock_id = store.record_mock(seed=1, started_at=T0, payload={"what": "ever"})
     with pytest.raises(ValueError, match="field 'payload'"):
         MockSession.load(store, mock_id)
+    broken = store.record_mock(seed=1, started_at=T0, payload={"version": 1, "plan": {"seed": 1}})
+    with pytest.raises(ValueError, match="field 'payload' is damaged"):
+        MockSession.load(store, broken)
     with pytest.raises(KeyError, match="no mock session"):
         MockSession.load(store, "nope")
 
@@ -290,3 +293,48 @@ def test_mock_drill_runs_are_attempts_and_send_cards_back(store, clock):
     s.grade_question("missed")
     user = [r for r in store.reviews() if r.source == "user"]
     assert [(r.card_id, r.rating) for r in user] == [(q.ref, 1)]
+
+
+# -- timer invariants over random action sequences -----------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+ACTIONS = st.lists(st.tuples(st.sampled_from(["wait", "pause", "resume", "answer", "touch"]),
+                             st.integers(min_value=0, max_value=400)), max_size=40)
+
+
+@given(ACTIONS)
+def test_open_time_plus_pauses_is_wall_time(actions):
+    clock = FakeClock()
+    plan = plan_mock(21, 30)
+    s = MockSession.start(plan, clock=clock)
+    for action, seconds in actions:
+        clock.advance(seconds)
+        if s.finished:
+            break
+        try:
+            if action == "pause":
+                s.pause()
+            elif action == "resume":
+                s.resume()
+            elif action == "answer":
+                if s.current.kind == "drill":
+                    s.submit_drill(seconds % 2 == 0)
+                else:
+                    s.grade_question(["knew", "partly", "missed"][seconds % 3])
+            elif action == "touch":
+                s.touch()
+        except MockStateError:
+            pass
+        wall = ((s.finished_at or clock()) - T0).total_seconds()
+        assert s.elapsed_s() + s.paused_s() == pytest.approx(wall)
+        assert 0 <= s.elapsed_s() <= plan.total_s
+        done = [r for r in s.results if r.ended_s is not None]
+        assert all(r.time_s >= 0 for r in done)
+        if done:  # items follow each other on the active clock, with no gaps
+            assert done[0].started_s == 0
+            assert all(a.ended_s == b.started_s for a, b in zip(s.results, s.results[1:]))
+        for a in (0.0, s.elapsed_s() / 2, s.elapsed_s()):
+            assert s._active_at(s._wall_at(a)) == pytest.approx(a)
+    card = s.finish()
+    assert 0 <= card.score <= card.correctness <= 100

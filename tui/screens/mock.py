@@ -236,9 +236,13 @@ class MockScreen(CheckRunner, Screen):
         ids = self._unfinished()
         if not ids or self.started:
             return
-        self.session = MockSession.load(self._store, ids[-1], clock=self._clock,
-                                        fuzz=getattr(self.app, "fuzz", True),
-                                        scheduler=getattr(self._app_session, "scheduler", None))
+        try:
+            self.session = MockSession.load(self._store, ids[-1], clock=self._clock,
+                                            fuzz=getattr(self.app, "fuzz", True),
+                                            scheduler=getattr(self._app_session, "scheduler", None))
+        except (KeyError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot continue that mock", severity="error", timeout=20)
+            return
         self.plan = self.session.plan
         self._after_change()
 
