@@ -723,10 +723,12 @@ def score_session(session: MockSession) -> Scorecard:
 
 def study_next(items: Sequence[ItemScore]) -> list[dict]:
     """Topics to study next, weakest first: each topic's lost correctness (weighted as in the
-    rubric), with the cards to review (named mistakes' cards, missed questions' cards, a failed
-    drill's own cards) and the mistakes named."""
+    rubric) over the items reached, with the cards to review (named mistakes' cards, missed
+    questions' cards, a failed drill's own cards) and the mistakes named."""
     topics: dict[str, dict] = {}
     for it in items:
+        if it.time_s is None:  # never reached: no evidence either way
+            continue
         lost = ITEM_WEIGHT[it.kind] * (1 - it.correct)
         if lost <= 0 and not it.mistakes:
             continue
@@ -757,7 +759,7 @@ def format_scorecard(card: Scorecard) -> str:
              f"time used {_mmss(card.elapsed_s)} of {card.minutes}:00", ""]
     for it in card.items:
         time = "not reached" if it.time_s is None else f"{_mmss(it.time_s)} / {_mmss(it.budget_s)}"
-        flag = "" if it.time_s is None else (" on time" if it.on_time else " over")
+        flag = "" if it.time_s is None or not it.correct else (" on time" if it.on_time else " over")
         runs = f", {it.runs} run{'s' if it.runs != 1 else ''}" if it.kind == "drill" else ""
         lines.append(f"{it.index + 1:>2}. {_OUTCOME_LABEL.get(it.outcome, it.outcome):<7} "
                      f"{it.kind:<8} {it.ref}  {time}{flag}{runs}  {it.points:.2f}/{it.max_points:.0f}")

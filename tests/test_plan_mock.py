@@ -210,6 +210,7 @@ def test_scorecard_values(clock):
     assert card.correctness == pytest.approx(round(100 * correct / weights, 1))
     assert card.rubric == RUBRIC and "correctness" in RUBRIC.lower()
     topics = [t["topic"] for t in card.study_next]
+    assert set(topics) <= {i.topic for i in card.items if i.time_s is not None}  # unreached: no evidence
     missed = next(q for q in asked if q.outcome == "missed")
     assert missed.topic in topics
     assert any(missed.ref in t["cards"] for t in card.study_next)
