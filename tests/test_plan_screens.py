@@ -9,7 +9,7 @@ from datetime import timedelta
 from textual.app import App
 
 from cards.mock import plan_mock
-from cards.store import open_store
+from cards.store import StoreError, open_store
 from drills import get_drill
 from tui.app import PpoDrillApp
 from tui.mock_command import mock_app
@@ -142,6 +142,15 @@ async def test_leaving_and_continuing_a_mock(tmp_path):
         assert s.mock_id == first.session.mock_id and s.current == item
         assert s.elapsed_s() == 100 and s.pauses[-1].reason == "closed"
         assert again.query_one("#drill-editor").text == "# my half-written answer\n"
+
+        def refuse(**kwargs):
+            raise StoreError("cannot write to progress.sqlite3: disk I/O error")
+
+        s.store.record_mock = refuse  # the disk fails: the step is refused with a message, no crash
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, MockScreen)
+        assert any("not saved" in n.message for n in app._notifications)
 
 
 @_sync

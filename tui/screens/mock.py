@@ -23,6 +23,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Markdown, Static, T
 from cards import drafts
 from cards.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
                         format_scorecard, plan_mock, unfinished_mocks)
+from cards.store import StoreError
 from tui.checking import CheckRunner
 from tui.widgets.results import ResultsPanel
 
@@ -88,6 +89,7 @@ class MockScreen(CheckRunner, Screen):
         self._revealed = False
         self._save_timer = None
         self._store = None
+        self._unfinished_ids: list[str] | None = None
 
     # -- the app's session (store, clock, language), with fallbacks for a bare host app ----
 
@@ -154,7 +156,10 @@ class MockScreen(CheckRunner, Screen):
     def on_unmount(self) -> None:
         self._save_answer_now()
         if self.session is not None and not self.session.finished:
-            self.session.touch()
+            try:
+                self.session.touch()
+            except StoreError:
+                pass  # leaving anyway; the last saved step stands
         if getattr(self, "_own_store", False):
             self._store.close()
 
@@ -168,7 +173,7 @@ class MockScreen(CheckRunner, Screen):
         if action in ("start", "minutes", "reseed"):
             return not self.started
         if action == "continue":
-            return not self.started and bool(self._unfinished())
+            return not self.started and bool(self._unfinished_ids)
         if s is None:
             return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish")
         item = None if s.finished else s.current
@@ -186,7 +191,10 @@ class MockScreen(CheckRunner, Screen):
     # -- the start panel -------------------------------------------------------------------
 
     def _unfinished(self) -> list[str]:
-        return unfinished_mocks(self._store) if self._store is not None else []
+        """Saved sessions never finished (read once per screen: check_action runs often)."""
+        if self._unfinished_ids is None:
+            self._unfinished_ids = unfinished_mocks(self._store) if self._store is not None else []
+        return self._unfinished_ids
 
     def _show_setup(self) -> None:
         if self.started:
@@ -204,8 +212,8 @@ class MockScreen(CheckRunner, Screen):
                  "One overall clock, and a soft budget per item. The clock runs while this screen "
                  "is open; **ctrl+b** pauses it, and every pause is listed on the scorecard.", "",
                  "Coding: write the function in the editor, **ctrl+r** runs the checks (a pass moves "
-                 "on; **ctrl+n** gives up). Questions: answer aloud, **space** reveals the card, "
-                 "then grade yourself **1** / **2** / **3**.", "",
+                 "on; **ctrl+n** gives up). Questions: answer aloud (or **t** to type), **ctrl+r** "
+                 "reveals the card's answer, then grade yourself **1** / **2** / **3**.", "",
                  "**enter** starts · **+ / -** changes the minutes · **r** draws another seed"]
         if self._store is None:
             lines += ["", "*Progress is not available, so this mock will not be saved.*"]
@@ -218,8 +226,12 @@ class MockScreen(CheckRunner, Screen):
         if self.started or self.plan is None:
             return
         s = getattr(self._app_session, "scheduler", None)
-        self.session = MockSession.start(self.plan, self._store, clock=self._clock,
-                                         fuzz=getattr(self.app, "fuzz", True), scheduler=s)
+        try:
+            self.session = MockSession.start(self.plan, self._store, clock=self._clock,
+                                             fuzz=getattr(self.app, "fuzz", True), scheduler=s)
+        except StoreError as exc:
+            self.notify(f"Cannot start the mock: {exc}", severity="error", timeout=20)
+            return
         self._after_change()
 
     def action_minutes(self, delta: int) -> None:
@@ -240,7 +252,7 @@ class MockScreen(CheckRunner, Screen):
             self.session = MockSession.load(self._store, ids[-1], clock=self._clock,
                                             fuzz=getattr(self.app, "fuzz", True),
                                             scheduler=getattr(self._app_session, "scheduler", None))
-        except (KeyError, ValueError) as exc:
+        except (KeyError, ValueError, StoreError) as exc:
             self.notify(str(exc), title="Cannot continue that mock", severity="error", timeout=20)
             return
         self.plan = self.session.plan
@@ -252,12 +264,11 @@ class MockScreen(CheckRunner, Screen):
         s = self.session
         self._ticks += 1
         if s is not None and not s.finished:
-            if s.tick():
+            if self._act(s.tick):
                 self.notify("Time is up: the session is finished.", severity="warning")
-                self._after_change()
                 return
             if self._ticks % TOUCH_EVERY_S == 0:
-                s.touch()
+                self._act(s.touch)
         self._refresh()
 
     def _clock_text(self) -> str:
@@ -363,10 +374,14 @@ class MockScreen(CheckRunner, Screen):
     # -- actions ---------------------------------------------------------------------------
 
     def _act(self, fn: Callable[[], Any]) -> Any:
+        """Run a session step; a refused step or a failed write is a message, never a crash."""
         try:
             return fn()
         except MockStateError as exc:
             self.notify(str(exc), severity="warning")
+            return None
+        except StoreError as exc:
+            self.notify(f"This step was not saved: {exc}", severity="error", timeout=20)
             return None
         finally:
             self._after_change()
