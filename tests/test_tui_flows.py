@@ -236,6 +236,7 @@ async def test_a_corrupt_progress_file_is_reported_and_left_untouched():
     path.write_bytes(garbage)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
         assert app.session.store is None
         assert "not a ppo-drill progress database" in text_of(app.screen.query_one("#dash-cards"))
         await pilot.press("r")
@@ -297,7 +298,8 @@ async def test_drill_list_filters_and_marks_pitfalls():
         await pilot.press("d")
         table = app.screen.query_one("#drill-table", DataTable)
         assert table.row_count == 15
-        assert str(table.get_row("fix-clip-range")[1]) == "[yellow]fix-the-bug[/]"
+        assert str(table.get_row("fix-clip-range")[1]) == "fix-the-bug"
+        assert str(table.get_row("gae")[1]) == "write"
         app.screen.query_one("#filter-framework", Select).value = "numpy"
         app.screen.query_one("#filter-difficulty", Select).value = "hard"
         await pilot.pause()

@@ -31,8 +31,8 @@ class PpoDrillApp(App):
 
     CSS_PATH = "app.tcss"
     TITLE = "ppo-drill"
-    SUB_TITLE = "PPO interview practice"
-    BINDINGS = [Binding("f1", "help", "Help", priority=True),
+    SUB_TITLE = "f1 help · ctrl+p commands"
+    BINDINGS = [Binding("f1", "help", "Help", show=False, priority=True),
                 Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, data_dir: Path | str | None = None, clock: Clock = utc_now,
@@ -53,13 +53,21 @@ class PpoDrillApp(App):
         self.session: Session | None = None
 
     def on_mount(self) -> None:
+        """Paint the dashboard frame first, then load decks, drills and progress (~0.1 s of YAML
+        and SQLite) and fill it in, then start the checker process."""
         from tui.screens.dashboard import DashboardScreen
 
-        self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz)
         self.push_screen(DashboardScreen())
+        self.call_after_refresh(self._open_session)
+
+    def _open_session(self) -> None:
+        self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz)
         if self.session.store_error:
             self.notify(self.session.store_error, title="Progress not available",
                         severity="error", timeout=30)
+        for screen in self.screen_stack:
+            if hasattr(screen, "session_ready"):
+                screen.session_ready()
         if self.initial_screen is not None:
             self.push_screen(self.initial_screen())
         self.call_after_refresh(self.run_worker, self.checker_client, thread=True,
@@ -74,12 +82,18 @@ class PpoDrillApp(App):
 
     def on_unmount(self) -> None:
         if self._checker is not None:
-            try:
-                self._checker.close()
-            except Exception:  # noqa: BLE001 - shutting down; nothing to tell anyone
-                pass
+            # Closing its stdin is enough for the worker to exit; waiting for that (it may still be
+            # importing torch) would only delay the quit, so it happens on a daemon thread.
+            threading.Thread(target=self._close_checker, args=(self._checker,), daemon=True).start()
         if self.session is not None:
             self.session.close()
+
+    @staticmethod
+    def _close_checker(checker) -> None:
+        try:
+            checker.close()
+        except Exception:  # noqa: BLE001 - shutting down; nothing to tell anyone
+            pass
 
     def make_screen(self, name: str) -> Screen | None:
         """A fresh screen by name, or None when an optional one is not installed (then the user is told)."""
@@ -99,6 +113,9 @@ class PpoDrillApp(App):
             return None
 
     def open_screen(self, name: str) -> None:
+        if self.session is None:  # a key pressed while loading: open it once loaded
+            self.call_after_refresh(self.open_screen, name)
+            return
         screen = self.make_screen(name)
         if screen is not None:
             self.push_screen(screen)

@@ -48,16 +48,20 @@ def streak(store: ProgressStore, today: date) -> int:
     """Consecutive UTC days with at least one review or drill attempt by the candidate, ending
     today, or yesterday when nothing has been done yet today (the streak is not broken until the
     day is over)."""
-    days = {r.reviewed_at.date() for r in store.reviews(
-        since=datetime.combine(today - timedelta(days=400), time(), tzinfo=timezone.utc))
-        if r.source == "user"}
-    days |= {a.started_at.date() for a in store.attempts()}
-    day = today if today in days else today - timedelta(days=1)
-    count = 0
-    while day in days:
-        count += 1
-        day -= timedelta(days=1)
-    return count
+    attempt_days = {a.started_at.date() for a in store.attempts()}
+    window = 32
+    while True:  # read only as much review history as the streak needs
+        since = today - timedelta(days=window)
+        days = attempt_days | {r.reviewed_at.date() for r in store.reviews(
+            since=datetime.combine(since, time(), tzinfo=timezone.utc)) if r.source == "user"}
+        day = today if today in days else today - timedelta(days=1)
+        count = 0
+        while day in days:
+            count += 1
+            day -= timedelta(days=1)
+        if day > since or window > 3660:
+            return count
+        window *= 4
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ class DashboardScreen(Screen):
     BINDINGS = [
         Binding("r", "open('review')", "Review"),
         Binding("d", "open('drills')", "Drills"),
-        Binding("p", "open('paste')", "Paste & check"),
+        Binding("p", "open('paste')", "Paste"),
         Binding("m", "open('mock')", "Mock"),
         Binding("s", "open('stats')", "Stats"),
-        Binding("question_mark", "app.help", "Help", show=False),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -32,41 +32,64 @@ class DashboardScreen(Screen):
             with Vertical(id="dash-side"):
                 yield Static(id="dash-cards", classes="panel")
                 yield Static(id="dash-topics", classes="panel")
+                yield Static(id="dash-next", classes="panel")
             with Vertical(id="dash-main"):
-                yield Static("Drills — enter opens one", classes="panel-title")
+                yield Static("Drills [dim](fix-the-bug in yellow) · enter opens one[/dim]", classes="panel-title")
                 yield DataTable(id="dash-drills", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#dash-drills", DataTable)
-        table.add_columns("drill", "min", "status", "best", "due")
+        table.add_columns("drill", "min", "status", "best")
+        if self.app.session is None:
+            self.query_one("#dash-cards", Static).update("[b]Cards[/b]\n[dim]loading…[/dim]")
+        else:
+            self.refresh_numbers()
+
+    def session_ready(self) -> None:
+        """Called by the app once decks, drills and progress are loaded."""
         self.refresh_numbers()
+        self.query_one("#dash-drills", DataTable).focus()
 
     def on_screen_resume(self) -> None:
         self.refresh_numbers()
 
     def refresh_numbers(self) -> None:
-        """Re-read everything from the store (cheap: one pass over reviews and attempts)."""
+        """Re-read everything from the store (cheap: one pass over recent reviews and attempts)."""
         session = self.app.session
+        if session is None:
+            return
         self._show_cards(session)
         table = self.query_one("#dash-drills", DataTable)
         row = table.cursor_row
         table.clear()
         ids = [d.id for d in session.drills]
         statuses = drill_statuses(session.store, ids) if session.store else {}
-        due = set(self._drills_due(session))
         for drill in session.drills:
             st = statuses.get(drill.id)
             status = st.status if st else "—"
             style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
-            name = Text(drill.id)
-            if drill.is_pitfall:
-                name.append(" fix", style="yellow")
+            name = Text(drill.id, style="yellow" if drill.is_pitfall else "")
             table.add_row(name, str(drill.target_minutes), Text(status, style=style),
-                          format_seconds(st.best_s) if st else "—",
-                          Text("due", style="bold yellow") if drill.id in due else "", key=drill.id)
+                          format_seconds(st.best_s) if st else "—", key=drill.id)
         if row:
             table.move_cursor(row=min(row, table.row_count - 1))
+        self._show_next(session, statuses, self._drills_due(session))
+
+    def _show_next(self, session, statuses, due_drills) -> None:
+        """One line on what to do next, so a new user knows where to start."""
+        steps = []
+        if session.store is not None:
+            waiting = len(session.scheduler.queue())
+            if waiting:
+                steps.append(f"[b]r[/b] review {waiting} card{'s' if waiting != 1 else ''}")
+        todo = next(iter(due_drills), None) or next(
+            (d.id for d in session.drills
+             if (st := statuses.get(d.id)) is None or st.status != PASSED), None)
+        if todo:
+            steps.append(f"[b]enter[/b] on [b]{todo}[/b]")
+        steps.append("[b]p[/b] paste code to check")
+        self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
 
     def _drills_due(self, session) -> list[str]:
         if session.store is None:
@@ -92,12 +115,13 @@ class DashboardScreen(Screen):
         days = streak(session.store, now.date())
         due_drills = self._drills_due(session)
         lines = ["[b]Cards[/b]",
-                 f"Due now    [b]{learning + review}[/b] · learn {learning} · review {review}",
-                 f"New today  [b]{new}[/b]  of {len(session.deckset.cards)} cards",
+                 f"Due now    [b]{learning + review}[/b]",
+                 f"  [dim]learning {learning}, review {review}[/dim]",
+                 f"New today  [b]{new}[/b] of {len(session.deckset.cards)}",
                  f"Streak     [b]{days}[/b] day{'s' if days != 1 else ''}",
                  "",
                  "[b]Drills due[/b]",
-                 ", ".join(due_drills) if due_drills else "[dim]none — pass a drill to space it[/dim]"]
+                 ", ".join(due_drills) if due_drills else "[dim]none yet[/dim]"]
         cards.update("\n".join(lines))
         deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)
                        for c in session.deckset.cards}
@@ -113,4 +137,6 @@ class DashboardScreen(Screen):
     def _open_drill(self, event: DataTable.RowSelected) -> None:
         from tui.screens.workspace import WorkspaceScreen
 
+        if self.app.session is None:
+            return
         self.app.push_screen(WorkspaceScreen(self.app.session.drill(event.row_key.value)))

@@ -2,6 +2,7 @@
 (fix-the-bug) drills are marked. Enter opens the drill workspace."""
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,11 +37,11 @@ class DrillListScreen(Screen):
                              compact=True)
         yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="drill-detail")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#drill-table", DataTable)
-        table.add_columns("drill", "kind", "topic", "level", "min", "status", "best")
+        table.add_columns("drill", "kind", "level", "min", "status", "best")
         self.refill()
         table.focus()
 
@@ -79,9 +80,9 @@ class DrillListScreen(Screen):
             st = self._statuses.get(d.id)
             status = st.status if st else NEVER
             style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
-            kind = "[yellow]fix-the-bug[/]" if d.is_pitfall else "write"
-            table.add_row(d.id, kind, d.topic, d.difficulty, str(d.target_minutes),
-                          f"[{style}]{status}[/]", format_seconds(st.best_s) if st else "—", key=d.id)
+            kind = Text("fix-the-bug", style="yellow") if d.is_pitfall else Text("write")
+            table.add_row(d.id, kind, d.difficulty, str(d.target_minutes),
+                          Text(status, style=style), format_seconds(st.best_s) if st else "—", key=d.id)
         if not rows:
             self.query_one("#drill-detail", Static).update("No drill matches these filters (c clears them).")
         else:
@@ -90,8 +91,8 @@ class DrillListScreen(Screen):
     def _detail(self, drill_id: str) -> None:
         d = self.app.session.drill(drill_id)
         self.query_one("#drill-detail", Static).update(
-            f"[b]{d.title}[/b]  ·  {'/'.join(d.frameworks)}  ·  target {d.target_minutes} min"
-            f"  ·  [dim]enter to open[/dim]")
+            f"[b]{d.title}[/b]\n{d.topic} · {'/'.join(d.frameworks)} · target {d.target_minutes} min"
+            f" · [dim]enter opens it[/dim]")
 
     @on(Select.Changed)
     def _filter_changed(self) -> None:

@@ -112,4 +112,4 @@ class HelpScreen(Screen):
         yield Header()
         with VerticalScroll(id="help"):
             yield Markdown(help_markdown(self.about))
-        yield Footer()
+        yield Footer(compact=True)

@@ -38,7 +38,7 @@ class PasteScreen(CheckRunner, Screen):
             yield TextArea.code_editor("", language="python", id="paste-editor", soft_wrap=False)
             with Vertical(id="paste-side"):
                 yield ResultsPanel(card_key="ctrl+l", id="paste-results")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         editor = self.query_one("#paste-editor", TextArea)

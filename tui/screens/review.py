@@ -23,10 +23,10 @@ from tui.widgets.rating_bar import RatingBar
 class ReviewScreen(Screen):
     BINDINGS = [
         Binding("space", "reveal", "Show answer"),
-        Binding("1", "rate(1)", "Again", show=False),
-        Binding("2", "rate(2)", "Hard", show=False),
-        Binding("3", "rate(3)", "Good", show=False),
-        Binding("4", "rate(4)", "Easy", show=False),
+        Binding("1", "rate(1)", "Again"),
+        Binding("2", "rate(2)", "Hard"),
+        Binding("3", "rate(3)", "Good"),
+        Binding("4", "rate(4)", "Easy"),
         Binding("u", "undo", "Undo"),
         Binding("l", "language", "中文/EN"),
         Binding("escape", "app.pop_screen", "Back"),
@@ -50,12 +50,20 @@ class ReviewScreen(Screen):
             yield Markdown(id="review-back")
         yield Static("Press [b]space[/b] to show the answer", id="review-prompt")
         yield RatingBar(id="review-rating")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for button in self.query("RatingBar Button"):
             button.can_focus = False  # keys 1-4 and space belong to the screen
         self.next_card()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Show "Show answer" while the front is up and the ratings once the back is."""
+        if action == "reveal":
+            return self.card is not None and not self.revealed
+        if action == "rate":
+            return self.card is not None and self.revealed
+        return True
 
     @property
     def scheduler(self):
@@ -102,6 +110,7 @@ class ReviewScreen(Screen):
         self.query_one("#review-meta", Static).update(self._last)
 
     def _show(self, back: bool, prompt: bool = True) -> None:
+        self.refresh_bindings()
         self.query_one("#review-back").display = back
         self.query_one("#review-rule").display = back
         self.query_one("#review-rating").display = back

@@ -30,16 +30,17 @@ SAVE_DELAY_S = 0.4
 
 class WorkspaceScreen(CheckRunner, Screen):
     BINDINGS = [
-        Binding("ctrl+r", "run_checks", "Run checks", priority=True),
-        Binding("ctrl+t", "hint", "Hint"),
-        Binding("f2", "next_tab", "Prompt/Hints/Results"),
-        Binding("ctrl+l", "card", "Review card"),
-        Binding("ctrl+b", "pause", "Pause clock"),
-        Binding("ctrl+f", "framework", "Framework"),
-        Binding("ctrl+o", "editor", "$EDITOR"),
-        Binding("ctrl+n", "reset", "Reset"),
-        Binding("ctrl+g", "solution", "Solution"),
-        Binding("escape", "back", "Back", priority=True),
+        Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="Run the checks"),
+        Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
+        Binding("f2", "next_tab", "Tabs", show=False, tooltip="Prompt, hints, results"),
+        Binding("f3", "layout", "Wide", tooltip="Side by side, editor alone, prompt alone"),
+        Binding("ctrl+l", "card", "Card", tooltip="Review the named mistake's card"),
+        Binding("ctrl+b", "pause", "Pause", tooltip="Pause or resume the clock"),
+        Binding("ctrl+f", "framework", "Fw", tooltip="Switch framework"),
+        Binding("ctrl+o", "editor", "Edit", tooltip="Open the answer in $EDITOR"),
+        Binding("ctrl+n", "reset", "Reset", tooltip="Back to the starter (asks first)"),
+        Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
+        Binding("escape", "back", "Back", show=False, priority=True),
     ]
 
     def __init__(self, drill, framework: str | None = None) -> None:
@@ -74,12 +75,14 @@ class WorkspaceScreen(CheckRunner, Screen):
                     yield ResultsPanel(card_key="ctrl+l", id="ws-results")
             self._editor = TextArea.code_editor("", language="python", id="ws-editor", soft_wrap=False)
             yield self._editor
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def _prompt(self) -> str:
-        if self.app.session.language == "zh" and self.drill.prompt_zh:
-            return self.drill.prompt_zh
-        return self.drill.prompt
+        """The prompt in the session's language, without its title line (the bar shows it)."""
+        text = self.drill.prompt_zh if self.app.session.language == "zh" and self.drill.prompt_zh \
+            else self.drill.prompt
+        lines = text.lstrip().splitlines()
+        return "\n".join(lines[1:]).lstrip() if lines and lines[0].startswith("# ") else text
 
     def _hints_text(self) -> str:
         hints = self.drill.hints
@@ -160,14 +163,14 @@ class WorkspaceScreen(CheckRunner, Screen):
         context = {"framework": self.framework, "code": code, "elapsed_s": clock.elapsed(),
                    "started_at": clock.started}
         self.results.show_running("" if self.checks_run else "The first check waits for the checker to warm up.")
-        self.query_one(TabbedContent).active = "tab-results"
+        self._show_side("tab-results")
         self.start_check(code, self.drill.id, self.framework, context)
 
     def check_done(self, report, context) -> None:
         self.checks_run += 1
         note = f"  · {format_seconds(context['elapsed_s'])}"
         self.results.show_report(report, extra=note)
-        self.query_one(TabbedContent).active = "tab-results"
+        self._show_side("tab-results")
         try:
             outcome = self.app.session.record_check(
                 report, self.drill, context["framework"], started_at=context["started_at"],
@@ -182,19 +185,36 @@ class WorkspaceScreen(CheckRunner, Screen):
 
     def check_failed(self, title: str, message: str, context) -> None:
         self.results.show_message(title, message)
-        self.query_one(TabbedContent).active = "tab-results"
+        self._show_side("tab-results")
 
     # -- the other keys ----------------------------------------------------------------------
     def action_hint(self) -> None:
         if self.hint_level < len(self.drill.hints):
             self.hint_level += 1
         self.query_one("#ws-hints", Markdown).update(self._hints_text())
-        self.query_one(TabbedContent).active = "tab-hints"
+        self._show_side("tab-hints")
+
+    def _show_side(self, tab: str) -> None:
+        """Switch the side pane to `tab`, bringing the pane back if the editor had the screen."""
+        self.query_one("#ws-main").remove_class("-wide-editor")
+        self.query_one(TabbedContent).active = tab
 
     def action_next_tab(self) -> None:
         tabs = self.query_one(TabbedContent)
         order = ["tab-prompt", "tab-hints", "tab-results"]
-        tabs.active = order[(order.index(tabs.active) + 1) % len(order)]
+        self._show_side(order[(order.index(tabs.active) + 1) % len(order)])
+
+    LAYOUTS = ("", "-wide-editor", "-wide-side")
+
+    def action_layout(self) -> None:
+        """Cycle: side by side, the editor alone, the prompt/results alone (small terminals)."""
+        main = self.query_one("#ws-main")
+        current = next((c for c in self.LAYOUTS[1:] if main.has_class(c)), "")
+        following = self.LAYOUTS[(self.LAYOUTS.index(current) + 1) % len(self.LAYOUTS)]
+        main.remove_class(*self.LAYOUTS[1:])
+        if following:
+            main.add_class(following)
+        (self.editor if following != "-wide-side" else self.query_one(TabbedContent)).focus()
 
     def action_pause(self) -> None:
         paused = self.query_one(Countdown).toggle()

@@ -1,9 +1,11 @@
-"""`ResultsPanel`: a checker verdict for a person — PASS/FAIL, each failed check with its message,
-the smallest counterexample (inputs, expected, got), the named mistakes with their explanations and
-the card to review. Shared by the drill workspace and paste-and-check."""
+"""`ResultsPanel`: a checker verdict for a person — PASS/FAIL, the named mistakes with their
+explanations and the card to review (first: they are what to learn), each failed check with its
+message, and the smallest counterexample (inputs, expected, got). Shared by the drill workspace and
+paste-and-check."""
 from __future__ import annotations
 
 from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +13,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import LoadingIndicator, Static
 
 from checker.report import Report, fmt
+
+
+def _indent(text: str, style: str = "") -> Padding:
+    """A paragraph wrapped under its heading, not under the margin."""
+    return Padding(Text(text, style=style), (0, 0, 0, 2))
 
 
 def _counterexample_table(report: Report) -> Table:
@@ -40,6 +47,20 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
         if err.get("detail"):
             parts.append(Text("\n".join(err["detail"].rstrip().splitlines()[-8:]), style="dim"))
         parts.append(Text(""))
+    if report.diagnoses:
+        head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
+        parts.append(Text(head, style="bold yellow"))
+        for d in report.diagnoses:
+            parts.append(Text.assemble(("• ", "yellow"), (d.title, "bold"), (f"  [{d.id}]", "dim")))
+            parts.append(_indent(" ".join(d.explanation.split())))
+            if d.card:
+                key = f" — press {card_key} to review it now" if card_key else ""
+                parts.append(_indent(f"card: {d.card}{key}", style="cyan"))
+        parts.append(Text(""))
+    elif not report.passed and not report.error:
+        parts.append(Text("No catalogued mistake matches this behaviour; compare your output "
+                          "with the counterexample below.", style="italic"))
+        parts.append(Text(""))
     failed = [c for c in report.checks if not c.passed]
     if report.checks:
         passed = len(report.checks) - len(failed)
@@ -47,25 +68,13 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
         for check in failed:
             parts.append(Text.assemble(("✗ ", "bold red"), (check.title, "bold")))
             if check.message:
-                parts.append(Text("  " + " ".join(check.message.split())))
+                parts.append(_indent(" ".join(check.message.split())))
         if not failed:
             parts.extend(Text.assemble(("✓ ", "green"), c.title) for c in report.checks)
         parts.append(Text(""))
     if report.counterexample:
         parts.append(_counterexample_table(report))
         parts.append(Text(""))
-    if report.diagnoses:
-        head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
-        parts.append(Text(head, style="bold yellow"))
-        for d in report.diagnoses:
-            parts.append(Text.assemble(("• ", "yellow"), (d.title, "bold"), (f"  [{d.id}]", "dim")))
-            parts.append(Text("  " + " ".join(d.explanation.split())))
-            if d.card:
-                key = f" — press {card_key} to review it now" if card_key else ""
-                parts.append(Text(f"  card: {d.card}{key}", style="cyan"))
-    elif not report.passed and not report.error:
-        parts.append(Text("No catalogued mistake matches this behaviour; compare with the "
-                          "counterexample above.", style="italic"))
     if report.stdout.strip():
         parts.append(Text(""))
         parts.append(Text("Your code printed:", style="bold"))

@@ -1,0 +1,50 @@
+"""End to end with the real warm checker process (torch in the worker, never in the app): a right
+answer passes and a catalogued mistake is named, in the drill workspace."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.widgets import DataTable
+
+from drills import get_drill
+from tui.app import PpoDrillApp
+from tui.testing import FixedClock
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def _wait_for_report(pilot, panel, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while panel.has_class("-running") and time.monotonic() < deadline:
+        await pilot.pause(0.05)
+    await pilot.pause()
+    return panel.report
+
+
+async def test_real_checker_passes_the_model_answer_and_names_a_mistake():
+    drill = get_drill("value_loss")
+    mistake = next(m for m in drill.mistakes if m.source("numpy"))
+    app = PpoDrillApp(clock=FixedClock(), fuzz=False)  # default factory: checker.service.CheckerClient
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("d")
+        table = app.screen.query_one("#drill-table", DataTable)
+        table.move_cursor(row=table.get_row_index(drill.id))
+        await pilot.press("enter")
+        await pilot.pause()
+        ws = app.screen
+        ws.editor.load_text(drill.solution("numpy"))
+        await pilot.press("ctrl+r")
+        report = await _wait_for_report(pilot, ws.results)
+        assert report is not None and report.passed, ws.results.query_one("#verdict").render()
+        ws.editor.load_text(mistake.source("numpy"))
+        await pilot.press("ctrl+r")
+        report = await _wait_for_report(pilot, ws.results)
+        assert report is not None and not report.passed
+        assert mistake.id in report.mistake_ids
+        assert [a.passed for a in app.session.store.attempts(drill.id)] == [True, False]

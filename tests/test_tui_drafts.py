@@ -1,0 +1,49 @@
+"""cards.drafts: saved answers under data_dir()/answers/<drill>/<framework>.py, written atomically."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cards import drafts
+from cards.paths import data_dir
+
+
+def test_round_trip_under_the_data_dir():
+    assert drafts.load_draft("gae", "numpy") is None
+    path = drafts.save_draft("gae", "numpy", "def compute_gae():\n    pass\n")
+    assert path == data_dir() / "answers" / "gae" / "numpy.py"
+    assert drafts.load_draft("gae", "numpy") == "def compute_gae():\n    pass\n"
+    assert drafts.saved_frameworks("gae") == ["numpy"]
+    assert drafts.delete_draft("gae", "numpy") and not drafts.delete_draft("gae", "numpy")
+
+
+def test_a_failed_write_leaves_the_old_answer_and_no_temp_file(monkeypatch):
+    drafts.save_draft("gae", "torch", "old answer")
+
+    def boom(src, dst):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "replace", boom)
+        with pytest.raises(OSError):
+            drafts.save_draft("gae", "torch", "new answer")
+    assert drafts.load_draft("gae", "torch") == "old answer"
+    assert [p.name for p in drafts.draft_path("gae", "torch").parent.iterdir()] == ["torch.py"]
+
+
+def test_names_that_could_escape_the_folder_are_refused():
+    for bad in ("../x", "a/b", "", ".hidden/.."):
+        with pytest.raises(ValueError, match="invalid"):
+            drafts.draft_path(bad, "numpy")
+    with pytest.raises(ValueError, match="framework"):
+        drafts.draft_path("gae", "../../etc")
+
+
+def test_an_undecodable_answer_is_an_error_naming_the_file_not_absent():
+    path = drafts.draft_path("gae", "numpy")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe\x00 not utf-8")
+    with pytest.raises(OSError, match="numpy.py"):
+        drafts.load_draft("gae", "numpy")
+    assert path.read_bytes() == b"\xff\xfe\x00 not utf-8"
