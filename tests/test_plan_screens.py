@@ -162,6 +162,10 @@ async def test_dashboard_key_and_mock_command_open_the_mock_screen(tmp_path):
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(app.screen, MockScreen) and app.screen.session is None
+        await pilot.press("escape", "s")  # stats on an empty history: empty plots, no crash
+        await _settle(app, pilot)
+        assert app.screen.data["reviews_total"] == 0 and app.screen.data["mocks"] == []
+        assert "No mistakes named yet" in str(app.screen.query_one("#pitfall-help").render())
     plan = plan_mock(5, 20)
     app = mock_app(plan, data_dir=tmp_path / "data", clock=clock, checker_factory=lambda: checker,
                    fuzz=False)
