@@ -16,7 +16,7 @@ import time
 from checker.sandbox.child import child_main
 from checker.sandbox.classify import Ending, classify
 from checker.sandbox.frames import FrameError, FrameReader, ResultTooLarge, decode_value
-from checker.sandbox.isolation import kill_tree, sandbox_uid
+from checker.sandbox.isolation import is_pid_ns_init, kill_tree, sandbox_uid
 from checker.sandbox.model import Call, CallError, CallResult, Limits, RunResult
 
 _READ_CHUNK = 1 << 16
@@ -91,7 +91,9 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     finally:
         t_kill = time.perf_counter()
         root = os.geteuid() == 0
-        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns)
+        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns, run.init_fd)
+        if run.init_fd is not None:
+            os.close(run.init_fd)
         if run.end.terminal is None and run.end.reason is None:
             # The ending is told by the exit status, and the child has already exited.
             run.end.status, run.end.cpu_s = _reap(pid)
@@ -149,6 +151,7 @@ class _Run:
         self.stdout = bytearray()
         self.out_total = 0
         self.user_ns: str | None = None
+        self.init_fd: int | None = None
         self.timings: dict[str, float] = {}
 
     def collect(self, pid: int, res_r: int, out_r: int, t0: float) -> None:
@@ -230,6 +233,12 @@ class _Run:
             facts = h.get("facts") if isinstance(h.get("facts"), dict) else {}
             if isinstance(facts.get("user_ns"), str):
                 self.user_ns = facts["user_ns"]
+            init = facts.get("pid_ns_init")
+            if type(init) is int and init > 1 and is_pid_ns_init(init, os.geteuid()):
+                try:  # held from now on, so a recycled pid can never be signalled by mistake
+                    self.init_fd = os.pidfd_open(init)
+                except OSError:
+                    pass
             self._timing("setup_ms", h.get("setup_ms"))
             if type(h.get("started")) is float:  # perf_counter is CLOCK_MONOTONIC, shared with the child
                 self._timing("fork_ms", (h["started"] - self.t0) * 1e3)
