@@ -44,17 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     from cards import cli as cards_cli
     from cards import plan_cli
     from tui import commands as tui_commands
+    from tui import mock_command
 
-    for module in (checker_cli, cards_cli, plan_cli, tui_commands):
+    for module in (checker_cli, cards_cli, plan_cli, tui_commands, mock_command):
         module.register(sub)
     if tui_commands.record_cli_check not in checker_cli.REPORT_HOOKS:  # CLI checks count as attempts
         checker_cli.REPORT_HOOKS.append(tui_commands.record_cli_check)
-    try:  # `ppo-drill mock` opens the app on its mock screen (issue 6)
-        from tui import mock_command
-    except ImportError:
-        pass
-    else:
-        mock_command.register(sub)
     return parser
 
 
@@ -75,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `ppo-drill ... | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
