@@ -31,6 +31,7 @@ async def test_real_checker_passes_the_model_answer_and_names_a_mistake():
     drill = get_drill("value_loss")
     mistake = next(m for m in drill.mistakes if m.source("numpy"))
     app = PpoDrillApp(clock=FixedClock(), fuzz=False)  # default factory: checker.service.CheckerClient
+    app.animation_level = "none"
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("d")
         table = app.screen.query_one("#drill-table", DataTable)

@@ -33,7 +33,9 @@ def anyio_backend():
 
 def make_app(clock=None, checker=None):
     checker = checker or ScriptedChecker()
-    return PpoDrillApp(clock=clock or FixedClock(), checker_factory=lambda: checker, fuzz=False)
+    app = PpoDrillApp(clock=clock or FixedClock(), checker_factory=lambda: checker, fuzz=False)
+    app.animation_level = "none"  # Pilot waits out every animation after each key
+    return app
 
 
 def text_of(widget) -> str:
@@ -56,11 +58,17 @@ async def settle(pilot, app):
     await pilot.pause()
 
 
-async def open_drill(pilot, app, drill_id: str) -> WorkspaceScreen:
-    await pilot.press("d")
-    table = app.screen.query_one("#drill-table", DataTable)
-    table.move_cursor(row=table.get_row_index(drill_id))
-    await pilot.press("enter")
+async def open_drill(pilot, app, drill_id: str, via_keys: bool = False) -> WorkspaceScreen:
+    """Open a drill's workspace: through the drill list with keys, or directly (each Pilot key
+    costs ~0.1 s of waiting, so only the flow tests that are about navigation use keys)."""
+    await pilot.pause()
+    if via_keys:
+        await pilot.press("d")
+        table = app.screen.query_one("#drill-table", DataTable)
+        table.move_cursor(row=table.get_row_index(drill_id))
+        await pilot.press("enter")
+    else:
+        app.push_screen(WorkspaceScreen(app.session.drill(drill_id)))
     await pilot.pause()
     assert isinstance(app.screen, WorkspaceScreen)
     return app.screen
@@ -101,7 +109,7 @@ async def test_language_toggle_is_saved_and_shows_chinese():
 async def test_open_a_drill_type_the_right_answer_and_pass():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        ws = await open_drill(pilot, app, "gae")
+        ws = await open_drill(pilot, app, "gae", via_keys=True)
         ws.editor.load_text(get_drill("gae").solution("numpy"))
         await pilot.press("ctrl+r")
         await settle(pilot, app)
@@ -181,12 +189,15 @@ async def test_quit_mid_drill_and_find_the_code_again():
         assert "saved answer" in text_of(ws.query_one("#ws-framework"))
 
 
-async def test_typing_is_saved_without_leaving_the_drill():
+async def test_typing_is_saved_without_leaving_the_drill(monkeypatch):
+    from tui.screens import workspace
+
+    monkeypatch.setattr(workspace, "SAVE_DELAY_S", 0.05)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         ws = await open_drill(pilot, app, "value_loss")
         await pilot.press(*"#n")
-        await pilot.pause(0.6)  # past the debounce
+        await pilot.pause(0.1)  # past the debounce
         assert drafts.load_draft("value_loss", "numpy") == ws.editor.text
         assert not list(drafts.draft_path("value_loss", "numpy").parent.glob("*.tmp"))
 
@@ -257,7 +268,7 @@ async def test_hints_timer_framework_and_solution_keys():
     async with app.run_test(size=SIZE) as pilot:
         ws = await open_drill(pilot, app, "gae")
         await pilot.press("ctrl+t", "ctrl+t")
-        assert "Hint 2 of 3" in ws.query_one("#ws-hints", Markdown).source
+        assert "Hint 2 of 3" in ws.query_one("#ws-hints").source
         clock.advance(minutes=11)
         ws.query_one("#ws-clock")._tick()
         assert text_of(ws.query_one("#ws-clock")) == "⏱ +1:00 over"

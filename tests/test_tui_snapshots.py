@@ -32,7 +32,9 @@ def svg(snapshot):
 
 
 def app() -> PpoDrillApp:
-    return PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"  # no tab-underline frame caught mid-slide
+    return app
 
 
 def no_blink(pilot) -> None:

@@ -16,13 +16,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Markdown, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
 
 from cards import drafts
 from tui.checking import CheckRunner
 from tui.screens.dialogs import ConfirmScreen, TextScreen
 from tui.summary import format_seconds
 from tui.widgets.countdown import Countdown
+from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.results import ResultsPanel
 
 SAVE_DELAY_S = 0.4
@@ -67,10 +68,10 @@ class WorkspaceScreen(CheckRunner, Screen):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
                 with TabPane("Prompt", id="tab-prompt"):
                     with VerticalScroll():
-                        yield Markdown(self._prompt(), id="ws-prompt")
+                        yield MarkdownText(self._prompt(), id="ws-prompt")
                 with TabPane("Hints", id="tab-hints"):
                     with VerticalScroll():
-                        yield Markdown(self._hints_text(), id="ws-hints")
+                        yield MarkdownText(self._hints_text(), id="ws-hints")
                 with TabPane("Results", id="tab-results"):
                     yield ResultsPanel(card_key="ctrl+l", id="ws-results")
             self._editor = TextArea.code_editor("", language="python", id="ws-editor", soft_wrap=False)
@@ -191,7 +192,7 @@ class WorkspaceScreen(CheckRunner, Screen):
     def action_hint(self) -> None:
         if self.hint_level < len(self.drill.hints):
             self.hint_level += 1
-        self.query_one("#ws-hints", Markdown).update(self._hints_text())
+        self.query_one("#ws-hints", MarkdownText).update_markdown(self._hints_text())
         self._show_side("tab-hints")
 
     def _show_side(self, tab: str) -> None:
