@@ -47,8 +47,13 @@ def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None
     """Write the answer atomically (temp file + fsync + os.replace); returns its path."""
     path = draft_path(drill_id, framework, root)
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777  # keep the file's permissions across the replace
+    except FileNotFoundError:
+        mode = 0o644  # mkstemp's 0600 would hide the answer from the user's other tools
     fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(code)
             fh.flush()

@@ -15,6 +15,10 @@ def test_round_trip_under_the_data_dir():
     assert path == data_dir() / "answers" / "gae" / "numpy.py"
     assert drafts.load_draft("gae", "numpy") == "def compute_gae():\n    pass\n"
     assert drafts.saved_frameworks("gae") == ["numpy"]
+    assert path.stat().st_mode & 0o777 == 0o644
+    path.chmod(0o600)
+    drafts.save_draft("gae", "numpy", "again")
+    assert path.stat().st_mode & 0o777 == 0o600  # the user's choice survives the atomic replace
     assert drafts.delete_draft("gae", "numpy") and not drafts.delete_draft("gae", "numpy")
 
 

@@ -108,7 +108,7 @@ class PpoDrillApp(App):
             import importlib
 
             return getattr(importlib.import_module(module_name), cls_name)()
-        except (ImportError, AttributeError, TypeError):
+        except (ImportError, AttributeError):
             self.notify(f"The {name} screen is coming soon.", title="Not yet")
             return None
 

@@ -15,9 +15,26 @@ from textual.widgets import LoadingIndicator, Static
 from checker.report import Report, fmt
 
 
+ERROR_TITLES = {  # checker.sandbox.model.ERROR_KINDS and the engine's own, as a person reads them
+    "syntax": "Syntax error", "missing-function": "Function not found",
+    "exception": "Your code raised an error", "timeout": "Too slow: stopped",
+    "memory": "Out of memory", "crash": "Your code crashed", "output": "Too much output",
+    "signature": "Wrong signature",
+}
+
+
 def _indent(text: str, style: str = "") -> Padding:
     """A paragraph wrapped under its heading, not under the margin."""
     return Padding(Text(text, style=style), (0, 0, 0, 2))
+
+
+def _marked(mark: str, style: str, text: Text) -> Table:
+    """A list item whose wrapped lines stay under its text, not under the mark."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text(mark, style=style), text)
+    return grid
 
 
 def _counterexample_table(report: Report) -> Table:
@@ -42,8 +59,10 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
     parts: list = []
     if report.error:
         err = report.error
-        where = f" (line {err['line']})" if err.get("line") else ""
-        parts.append(Text(f"{err['kind']} error{where}: {err['message']}", style="bold red"))
+        where = f" at line {err['line']}" if err.get("line") else ""
+        head = ERROR_TITLES.get(err["kind"], f"{err['kind']} error")
+        parts.append(Text(f"{head}{where}", style="bold red"))
+        parts.append(_indent(err["message"]))
         if err.get("detail"):
             parts.append(Text("\n".join(err["detail"].rstrip().splitlines()[-8:]), style="dim"))
         parts.append(Text(""))
@@ -51,7 +70,7 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
         head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
         parts.append(Text(head, style="bold yellow"))
         for d in report.diagnoses:
-            parts.append(Text.assemble(("• ", "yellow"), (d.title, "bold"), (f"  [{d.id}]", "dim")))
+            parts.append(_marked("•", "yellow", Text.assemble((d.title, "bold"), (f"  [{d.id}]", "dim"))))
             parts.append(_indent(" ".join(d.explanation.split())))
             if d.card:
                 key = f" — press {card_key} to review it now" if card_key else ""
@@ -66,11 +85,11 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
         passed = len(report.checks) - len(failed)
         parts.append(Text(f"{passed} of {len(report.checks)} checks pass", style="bold"))
         for check in failed:
-            parts.append(Text.assemble(("✗ ", "bold red"), (check.title, "bold")))
+            parts.append(_marked("✗", "bold red", Text(check.title, style="bold")))
             if check.message:
                 parts.append(_indent(" ".join(check.message.split())))
         if not failed:
-            parts.extend(Text.assemble(("✓ ", "green"), c.title) for c in report.checks)
+            parts.extend(_marked("✓", "green", Text(c.title)) for c in report.checks)
         parts.append(Text(""))
     if report.counterexample:
         parts.append(_counterexample_table(report))
