@@ -81,7 +81,8 @@ def _hostile(name, *args, wall_s=0.6):
     r = run_candidate((HOSTILE / f"{name}.py").read_text(), "answer", [Call(args or (np.arange(3.0),))],
                       filename=f"{name}.py", limits=Limits(wall_s=wall_s, memory_mb=512))
     return {"kind": r.error.kind if r.error else None, "notes": r.notes,
-            "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str)) else None}
+            "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str, list))
+            else None}
 
 
 def test_a_correct_answer_runs_and_any_degradation_is_said():
@@ -97,6 +98,27 @@ def test_a_correct_answer_runs_and_any_degradation_is_said():
     else:
         assert out["notes"] and out["notes"][0].startswith("network isolation unavailable")
     assert out["left"] == []
+
+
+def test_the_users_own_files_cannot_be_changed_or_deleted(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    victim = home / "progress.db"
+    victim.write_text("a user's progress")
+    for path in (tmp_path, home, victim):
+        os.chown(path, USER_UID, USER_UID)
+    targets = [str(home / "new.txt"), str(victim)]
+
+    def script():
+        return {"write": _hostile("write_files", targets)}
+
+    out = as_ordinary_user(script)
+    if out["write"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["write"]["notes"][0])
+    assert out["write"]["kind"] is None
+    outcomes = out["write"]["value"]
+    assert len(outcomes) == 3 and "written" not in outcomes and "unlinked" not in outcomes, outcomes
+    assert victim.read_text() == "a user's progress" and not (home / "new.txt").exists()
 
 
 def test_hostile_answers_are_contained_without_root():

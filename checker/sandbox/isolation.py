@@ -2,15 +2,16 @@
 
 Child side (`isolate_child`), in this order: own session; stdin/stdout/stderr/result pipe on fds
 0-3 and every other inherited fd closed; cwd "/" and a scrubbed environment; namespaces (as root a
-network namespace; as an ordinary user a user+pid+network namespace where the kernel allows it);
+network and a mount namespace; as an ordinary user a user+mount+pid+network namespace where the
+kernel allows it, with a `sleep` as the pid namespace's first process) and every mount read-only;
 rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused
 uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this run and nothing
 else); no-new-privileges; death with the parent. Each step costs well under a millisecond.
 
-Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root) or
-of its user namespace (ordinary user), repeating until none is left, so a grandchild that called
-setsid cannot outlive the check. (As an ordinary user, the child's own processes also share a new
-pid namespace, whose processes all die when its first one does.)
+Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root),
+or the pid namespace's keeper, which takes every process in that namespace with it, and whatever
+is left in the child's user namespace (ordinary user), repeating until none is left, so a
+grandchild that called setsid cannot outlive the check.
 """
 from __future__ import annotations
 
@@ -67,6 +68,34 @@ def _vm_bytes() -> int:
         os.close(fd)
 
 
+class _MountAttr(ctypes.Structure):
+    _fields_ = [("attr_set", ctypes.c_uint64), ("attr_clr", ctypes.c_uint64),
+                ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
+
+
+_SYS_MOUNT_SETATTR = 442  # the same number on every architecture (added in Linux 5.12)
+_AT_FDCWD = -100
+_AT_RECURSIVE = 0x8000
+_MOUNT_ATTR_RDONLY = 0x1
+_MS_PRIVATE = 1 << 18
+
+
+def _read_only_filesystem(notes: list[str]) -> None:
+    """In the child's own mount namespace, make every mount read-only (about 0.02 ms).
+
+    As an ordinary user this is what stops an answer deleting or renaming the user's files (calls
+    that need no descriptor, so RLIMIT_NOFILE does not stop them); as root it backs up the uid drop.
+    Private propagation first, so nothing done here can reach the parent's mounts.
+    """
+    attr = _MountAttr(_MOUNT_ATTR_RDONLY, 0, _MS_PRIVATE, 0)
+    if _libc.syscall(_SYS_MOUNT_SETATTR, _AT_FDCWD, b"/", _AT_RECURSIVE, ctypes.byref(attr),
+                     ctypes.sizeof(attr)) != 0:
+        err = ctypes.get_errno()
+        notes.append(f"the file system could not be made read-only ({os.strerror(err)}); "
+                     + ("the uid drop still protects your files" if os.geteuid() == 0 else
+                        "the answer could delete or rename files your user owns"))
+
+
 def _spawn_pid_ns_init(limits) -> int | None:
     """Start the first process of the new pid namespace: a `sleep` that holds no descriptors.
 
@@ -114,12 +143,15 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
 
     root = os.geteuid() == 0
     if root:
-        err = _unshare(CLONE_NEWNET)
+        err = _unshare(CLONE_NEWNET | CLONE_NEWNS)
         if err:
             notes.append(f"network isolation unavailable: unshare(CLONE_NEWNET) failed ({os.strerror(err)})")
+        else:
+            _read_only_filesystem(notes)
     else:
-        err = _unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
+        err = _unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET)
         if err == 0:
+            _read_only_filesystem(notes)
             facts["user_ns"] = os.readlink("/proc/self/ns/user")
             init = _spawn_pid_ns_init(limits)
             if init:
