@@ -68,6 +68,19 @@ def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None
     return path
 
 
+def set_aside(drill_id: str, framework: str, root: Path | str | None = None) -> Path:
+    """Rename an unreadable answer to `<framework>.py.unreadable[-N]` (bytes untouched) so a fresh
+    one can be saved; returns the new name."""
+    path = draft_path(drill_id, framework, root)
+    target = path.with_name(path.name + ".unreadable")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.unreadable-{n}")
+    os.replace(path, target)
+    return target
+
+
 def delete_draft(drill_id: str, framework: str, root: Path | str | None = None) -> bool:
     """Forget a saved answer (reset to the starter); True if there was one."""
     try:

@@ -51,3 +51,15 @@ def test_an_undecodable_answer_is_an_error_naming_the_file_not_absent():
     with pytest.raises(OSError, match="numpy.py"):
         drafts.load_draft("gae", "numpy")
     assert path.read_bytes() == b"\xff\xfe\x00 not utf-8"
+
+
+def test_set_aside_keeps_the_bytes_under_a_new_name():
+    path = drafts.draft_path("gae", "numpy")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff one")
+    first = drafts.set_aside("gae", "numpy")
+    path.write_bytes(b"\xff two")
+    second = drafts.set_aside("gae", "numpy")
+    assert (first.name, second.name) == ("numpy.py.unreadable", "numpy.py.unreadable-2")
+    assert (first.read_bytes(), second.read_bytes()) == (b"\xff one", b"\xff two")
+    assert not path.exists()

@@ -342,3 +342,29 @@ async def test_help_and_command_palette_open_screens():
         await pilot.press("escape")
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert {"Open review", "Open drills", "Open paste", "Open help"} <= set(titles)
+
+
+async def test_the_chosen_theme_is_remembered():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.theme = "textual-light"
+        assert app.session.store.get_setting("theme") == "textual-light"
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-light"
+
+
+async def test_an_unreadable_saved_answer_is_set_aside_not_overwritten():
+    path = drafts.draft_path("gae", "numpy")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe not utf-8")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        ws = await open_drill(pilot, app, "gae")
+        assert ws.editor.text == get_drill("gae").starter("numpy")
+        await pilot.press("x")
+        ws.save_now()
+    assert (path.parent / "numpy.py.unreadable").read_bytes() == b"\xff\xfe not utf-8"
+    assert drafts.load_draft("gae", "numpy").startswith("x")

@@ -62,6 +62,9 @@ class PpoDrillApp(App):
 
     def _open_session(self) -> None:
         self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz)
+        saved = self.session.store.get_setting("theme") if self.session.store else None
+        if saved in self.available_themes:
+            self.theme = saved
         if self.session.store_error:
             self.notify(self.session.store_error, title="Progress not available",
                         severity="error", timeout=30)
@@ -72,6 +75,12 @@ class PpoDrillApp(App):
             self.push_screen(self.initial_screen())
         self.call_after_refresh(self.run_worker, self.checker_client, thread=True,
                                 exit_on_error=False, group="checker-start")
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme chosen in the command palette (dark or light, any of Textual's)."""
+        if self.session is not None and self.session.store is not None:
+            if self.session.store.get_setting("theme") != theme:
+                self.session.store.set_setting("theme", theme)
 
     def checker_client(self):
         """The checker client, created on first use (thread-safe; blocks only while it starts)."""

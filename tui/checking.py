@@ -30,10 +30,15 @@ class CheckRunner:
         except Exception as exc:  # noqa: BLE001 - shown to the user, never raised in the app
             title, message = _describe(exc)
             if not worker.is_cancelled:
-                self.app.call_from_thread(self.check_failed, title, message, context)
+                self.app.call_from_thread(self._deliver, self.check_failed, title, message, context)
             return
         if not worker.is_cancelled:
-            self.app.call_from_thread(self.check_done, report, context)
+            self.app.call_from_thread(self._deliver, self.check_done, report, context)
+
+    def _deliver(self, handler, *args) -> None:
+        """Hand a result to the screen unless it was closed while the check ran."""
+        if self.is_attached:
+            handler(*args)
 
     def check_done(self, report, context: Any) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

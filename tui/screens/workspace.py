@@ -111,14 +111,17 @@ class WorkspaceScreen(CheckRunner, Screen):
     def _load(self, framework: str) -> None:
         """Open the saved answer for `framework`, else its starter."""
         self.framework = framework
-        self._save_blocked = None
         try:
             text = drafts.load_draft(self.drill.id, framework)
-        except (OSError, ValueError) as exc:
-            self._save_blocked = str(exc)
-            self.notify(f"{exc}\nShowing the starter; your file will not be overwritten.",
-                        title="Saved answer unreadable", severity="error", timeout=20)
+        except OSError as exc:
             text = None
+            try:
+                kept = drafts.set_aside(self.drill.id, framework)
+            except OSError as move_exc:
+                self._save_blocked = f"{exc}; {move_exc}"
+                kept = "in place (answers will not be saved until it is moved)"
+            self.notify(f"{exc}\nIt was kept {kept}; showing the starter.",
+                        title="Saved answer unreadable", severity="error", timeout=30)
         restored = text is not None
         self._baseline = text if restored else self.drill.starter(framework)
         self.editor.load_text(self._baseline)
