@@ -225,3 +225,10 @@ def test_values_the_sandbox_cannot_decode_are_opaque():
     linear, sparse = run(source, [Call(())]).results[0].value
     assert isinstance(linear, Opaque) and linear.type_name == "torch.nn.modules.linear.Linear"
     assert isinstance(sparse, Opaque) and sparse.type_name == "torch.Tensor"
+
+
+def test_importing_a_module_the_checker_has_not_loaded_is_explained():
+    result = run("from __future__ import annotations\nimport numpy.typing as npt\nimport wave\n"
+                 "def answer():\n    return 1\n", [Call(())])
+    assert result.error.kind == "exception" and result.error.line == 3
+    assert result.error.message.startswith("`import wave` at line 3 of answer.py imports a module")

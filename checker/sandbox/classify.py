@@ -117,9 +117,24 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
         return SandboxError("crash", msg, line, detail, index, exc_type)
     msg = f"Your code raised {exc_type}{where}{at}: {exc_msg}"
     if "Too many open files" in exc_msg:
-        msg += (" (the sandbox lets an answer open no files or sockets; it may import only modules "
-                "the checker has already loaded, such as numpy, torch, math and collections)")
+        code = _failing_code(detail)
+        if code.startswith(("import ", "from ")):
+            msg = (f"`{_clip(code, 80)}`{at} imports a module the checker has not loaded. The sandbox "
+                   "cannot open files, so an answer may import only what is already loaded: numpy, "
+                   "torch (with torch.nn.functional) and the common standard library (math, collections, "
+                   "itertools, functools, typing, dataclasses ...).")
+        else:
+            msg += " (the sandbox lets an answer open no files or sockets)"
     return SandboxError("exception", msg, line, detail, index, exc_type)
+
+
+def _failing_code(detail: str) -> str:
+    """The source line of the deepest frame in a detail traceback ('' when there is none)."""
+    lines = detail.splitlines()
+    for i in range(len(lines) - 1, 0, -1):
+        if lines[i - 1].lstrip().startswith("File ") and lines[i].startswith("    "):
+            return lines[i].strip()
+    return ""
 
 
 def _from_status(end: Ending, limits: Limits) -> SandboxError:

@@ -29,7 +29,7 @@ class Limits:
     output_bytes: int = 64 * 1024
     max_result_bytes: int = 64 * 1024 * 1024
     output_kill_bytes: int = 1024 * 1024
-    max_processes: int = 16
+    max_processes: int = 8
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ PRELOADED_MODULES = (
     "math", "cmath", "functools", "itertools", "operator", "collections", "collections.abc",
     "typing", "dataclasses", "numbers", "fractions", "decimal", "statistics", "random", "copy",
     "enum", "abc", "contextlib", "warnings", "string", "re", "json", "heapq", "bisect",
-    "numpy", "numpy.random", "numpy.linalg", "torch", "torch.nn", "torch.nn.functional",
+    "__future__", "numpy", "numpy.random", "numpy.linalg", "numpy.typing", "torch", "torch.nn", "torch.nn.functional",
     "torch.distributions", "torch.autograd",
 )
 
