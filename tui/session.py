@@ -9,6 +9,7 @@ screens say so, and nothing is written to that file. Drafts still save, since th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -22,6 +23,12 @@ LANGUAGES = ("en", "zh")
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+@lru_cache(maxsize=1)
+def shipped_decks() -> DeckSet:
+    """The shipped decks, parsed once per process (they are read-only content; ~60 ms of YAML)."""
+    return load_decks()
 
 
 @dataclass
@@ -42,7 +49,7 @@ class Session:
         """Load decks and drills and open the store (a StoreError is kept, not raised)."""
         from drills import load_drills
 
-        session = cls(Path(data_dir), clock, fuzz, deckset=load_decks(), drills=list(load_drills()))
+        session = cls(Path(data_dir), clock, fuzz, deckset=shipped_decks(), drills=list(load_drills()))
         try:
             session.store = open_store(session.data_dir)
         except StoreError as exc:
