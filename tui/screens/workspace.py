@@ -59,8 +59,7 @@ class WorkspaceScreen(CheckRunner, Screen):
         d = self.drill
         yield Header()
         with Horizontal(id="ws-bar"):
-            mark = "[yellow]fix the bug[/] · " if d.is_pitfall else ""
-            yield Static(f"[b]{d.title}[/b]  {mark}[dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
+            yield Static(f"[b]{d.title}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
                          id="ws-title")
             yield Static(id="ws-framework")
             yield Countdown(d.target_minutes * 60, self.app.clock, id="ws-clock")
