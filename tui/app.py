@@ -82,6 +82,10 @@ class PpoDrillApp(App):
             if self.session.store.get_setting("theme") != theme:
                 self.session.store.set_setting("theme", theme)
 
+    def checker_warm(self) -> bool:
+        """True once the checker process has imported everything (the next check is quick)."""
+        return self._checker is not None and bool(getattr(self._checker, "ready", True))
+
     def checker_client(self):
         """The checker client, created on first use (thread-safe; blocks only while it starts)."""
         with self._checker_lock:

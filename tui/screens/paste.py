@@ -76,7 +76,8 @@ class PasteScreen(CheckRunner, Screen):
         if not code.strip():
             self.notify("Paste some code first.", severity="warning")
             return
-        self.query_one(ResultsPanel).show_running()
+        self.query_one(ResultsPanel).show_running("" if self.app.checker_warm() else
+                                                  "Starting the checker: the first check takes a few seconds.")
         self.start_check(code, self._choice("#paste-drill"), self._choice("#paste-framework"),
                          {"code": code, "started_at": self.app.session.now()})
 

@@ -165,7 +165,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         clock = self.query_one(Countdown)
         context = {"framework": self.framework, "code": code, "elapsed_s": clock.elapsed(),
                    "started_at": clock.started}
-        self.results.show_running("" if self.checks_run else "The first check waits for the checker to warm up.")
+        self.results.show_running("" if self.app.checker_warm() else
+                                  "Starting the checker: the first check takes a few seconds.")
         self._show_side("tab-results")
         self.start_check(code, self.drill.id, self.framework, context)
 
