@@ -197,8 +197,12 @@ async def test_typing_is_saved_without_leaving_the_drill(monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         ws = await open_drill(pilot, app, "value_loss")
         await pilot.press(*"#n")
-        await pilot.pause(0.1)  # past the debounce
+        for _ in range(40):  # the debounce timer fires within a few event-loop turns
+            if drafts.load_draft("value_loss", "numpy") == ws.editor.text:
+                break
+            await pilot.pause(0.05)
         assert drafts.load_draft("value_loss", "numpy") == ws.editor.text
+        assert ws.editor.text.startswith("#n")
         assert not list(drafts.draft_path("value_loss", "numpy").parent.glob("*.tmp"))
 
 

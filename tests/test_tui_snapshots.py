@@ -1,7 +1,9 @@
 """SVG snapshots of the main screens at 100x30 (dashboard, review, drill list, workspace, results),
-stored in tests/snapshots/. Deterministic: temp data folder, fixed clock, scripted checker, no
-cursor blink. Update after a deliberate change with `pytest tests/test_tui_snapshots.py
---snapshot-update` and look at the SVGs before committing them."""
+stored in tests/snapshots/. Deterministic: temp data folder, fixed clock, canned checker report, no
+animations or cursor blink, and content of their own (two small decks and three drills written
+here), so editing the shipped cards or drills never breaks them. Update after a deliberate change
+with `pytest tests/test_tui_snapshots.py --snapshot-update`, and look at the SVGs before committing.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,13 +11,67 @@ from pathlib import Path
 import pytest
 from pytest_textual_snapshot import SVGImageExtension
 from textual._doc import take_svg_screenshot
-from textual.widgets import DataTable, TextArea
+from textual.widgets import TextArea
 
-from drills import get_drill
+from cards.deck import Card, Deck, DeckSet
+from checker.report import CheckResult, Counterexample, Diagnosis, Report
+from drills.model import Drill
 from tui.app import PpoDrillApp
-from tui.testing import FixedClock, ScriptedChecker
+from tui.screens.workspace import WorkspaceScreen
+from tui.testing import FixedClock
 
 SIZE = (100, 30)
+
+DECKS = DeckSet((
+    Deck("objective", "The PPO objective", None, "", (
+        Card("clip-why-min", "objective", "qa", "Why does PPO take the **min** of the two surrogates?",
+             "The min makes the objective a *pessimistic* bound:\n\n```python\n"
+             "loss = -np.minimum(ratio * adv, np.clip(ratio, 1 - eps, 1 + eps) * adv).mean()\n```\n"
+             "Improvements beyond the band earn nothing; losses are never clipped away."),
+        Card("clip-band", "objective", "qa", "What band is the ratio clipped to?", "[1 - eps, 1 + eps]"),
+    )),
+    Deck("gae", "GAE", None, "", (
+        Card("gae-direction", "gae", "qa", "Which way does the GAE scan run?", "Backwards, from T-1 to 0."),
+    )),
+))
+
+PROMPT = """# Clipped surrogate
+
+Write `clipped(ratio, adv, eps=0.2)` returning the PPO policy loss.
+
+- `ratio`, `adv`: float arrays `[N]`
+- return a float: `-mean(min(ratio * adv, clip(ratio, 1 - eps, 1 + eps) * adv))`
+"""
+STARTER = '''import numpy as np
+
+
+def clipped(ratio, adv, eps=0.2):
+    """The PPO clipped policy loss (a float)."""
+    raise NotImplementedError
+'''
+WRONG = STARTER.replace("raise NotImplementedError",
+                        "return -np.maximum(ratio * adv, np.clip(ratio, 1 - eps, 1 + eps) * adv).mean()")
+
+REPORT = Report(
+    "clip", "numpy", False,
+    checks=[CheckResult("type", "returns a float", True),
+            CheckResult("pessimism", "takes the smaller surrogate", False,
+                        "With adv > 0 and ratio above the band the loss must stop improving; "
+                        "yours keeps rewarding it: expected -1.2, got -1.5.")],
+    diagnoses=[Diagnosis("max-not-min", "max instead of min",
+                         "The max is optimistic: it rewards moves outside the trust region.",
+                         "clip-why-min")],
+    counterexample=Counterexample("pessimism", "edge", {"ratio": [1.5], "adv": [1.0], "eps": 0.2},
+                                  {"loss": -1.2}, {"loss": -1.5}, where="index 0"),
+    elapsed_ms=17.0)
+
+
+class CannedChecker:
+    def check(self, source, drill=None, framework=None, seed=0):
+        return REPORT
+
+    def close(self):
+        pass
 
 
 class SnapshotsHere(SVGImageExtension):
@@ -31,55 +87,59 @@ def svg(snapshot):
     return snapshot.use_extension(SnapshotsHere)
 
 
-def app() -> PpoDrillApp:
-    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
-    app.animation_level = "none"  # no tab-underline frame caught mid-slide
-    return app
+def _drill(root: Path, drill_id: str, kind: str, title: str, minutes: int) -> Drill:
+    folder = root / drill_id
+    for sub, text in (("starter", STARTER if kind == "core" else WRONG), ("solution", STARTER)):
+        (folder / sub).mkdir(parents=True)
+        (folder / sub / "numpy.py").write_text(text, encoding="utf-8")
+    return Drill(id=drill_id, title=title, kind="core", function="clipped", signature="clipped(ratio, adv, eps=0.2)",
+                 frameworks=("numpy",), target_minutes=minutes, topic="policy-loss", difficulty="easy",
+                 cards=("clip-why-min",), path=folder, prompt=PROMPT, prompt_zh=None,
+                 hints=["Which surrogate is the pessimistic one?", "np.minimum", "Negate the mean."])
 
 
-def no_blink(pilot) -> None:
+@pytest.fixture
+def app(tmp_path) -> PpoDrillApp:
+    drills = [_drill(tmp_path, "clip", "core", "Clipped surrogate", 5),
+              _drill(tmp_path, "value", "core", "Clipped value loss", 6)]
+    application = PpoDrillApp(clock=FixedClock(), checker_factory=CannedChecker, fuzz=False,
+                              deckset=DECKS, drills=drills)
+    application.animation_level = "none"  # no tab underline caught mid-slide
+    return application
+
+
+async def _open_clip(pilot) -> None:
+    await pilot.pause()
+    pilot.app.push_screen(WorkspaceScreen(pilot.app.session.drill("clip")))
+    await pilot.pause()
     for area in pilot.app.screen.query(TextArea):
         area.cursor_blink = False
 
 
-async def _open_drill(pilot, drill_id: str) -> None:
-    await pilot.press("d")
-    table = pilot.app.screen.query_one("#drill-table", DataTable)
-    table.move_cursor(row=table.get_row_index(drill_id))
-    await pilot.press("enter")
-    await pilot.pause()
-    no_blink(pilot)
+def test_dashboard(svg, app):
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE)
 
 
-def test_dashboard(svg):
-    assert svg == take_svg_screenshot(app(), terminal_size=SIZE)
+def test_review_revealed(svg, app):
+    assert svg == take_svg_screenshot(app, press=["r", "space"], terminal_size=SIZE)
 
 
-def test_review_revealed(svg):
-    assert svg == take_svg_screenshot(app(), press=["r", "space"], terminal_size=SIZE)
+def test_drill_list(svg, app):
+    assert svg == take_svg_screenshot(app, press=["d"], terminal_size=SIZE)
 
 
-def test_drill_list(svg):
-    assert svg == take_svg_screenshot(app(), press=["d"], terminal_size=SIZE)
+def test_workspace(svg, app):
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=_open_clip)
 
 
-def test_workspace(svg):
+def test_results_with_named_mistake(svg, app):
     async def run_before(pilot):
-        await _open_drill(pilot, "gae")
-
-    assert svg == take_svg_screenshot(app(), terminal_size=SIZE, run_before=run_before)
-
-
-def test_results_with_named_mistake(svg):
-    async def run_before(pilot):
-        await _open_drill(pilot, "gae")
-        mistake = next(m for m in get_drill("gae").mistakes if m.id == "gae-missing-gamma")
-        pilot.app.screen.editor.load_text(mistake.source("numpy"))
+        await _open_clip(pilot)
+        pilot.app.screen.editor.load_text(WRONG)
         await pilot.press("ctrl+r")
-        await pilot.pause()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert svg == take_svg_screenshot(app(), terminal_size=SIZE, run_before=run_before)
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=run_before)

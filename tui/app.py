@@ -2,7 +2,8 @@
 
 Wiring only: the session (store, decks, drills, clock) is opened at mount, the warm checker process
 is started in the background after the first paint (torch never loads in this process), and each
-screen lives in `tui/screens/`. Everything injectable for tests: data folder, clock, checker, fuzz.
+screen lives in `tui/screens/`. Everything injectable for tests: data folder, clock, checker, fuzz,
+and the content (decks, drills).
 """
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ class PpoDrillApp(App):
 
     def __init__(self, data_dir: Path | str | None = None, clock: Clock = utc_now,
                  checker_factory: Callable[[], object] | None = None, fuzz: bool = True,
-                 initial_screen: Callable[[], Screen] | None = None) -> None:
+                 initial_screen: Callable[[], Screen] | None = None, deckset=None,
+                 drills: list | None = None) -> None:
         super().__init__()
         if data_dir is None:
             from cards.paths import data_dir as default_dir
@@ -47,6 +49,7 @@ class PpoDrillApp(App):
         self.clock = clock
         self.fuzz = fuzz
         self.initial_screen = initial_screen
+        self._content = (deckset, drills)  # None: the shipped decks and drills
         self._checker_factory = checker_factory or _default_checker
         self._checker = None
         self._checker_lock = threading.Lock()
@@ -61,7 +64,8 @@ class PpoDrillApp(App):
         self.call_after_refresh(self._open_session)
 
     def _open_session(self) -> None:
-        self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz)
+        self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz,
+                                    deckset=self._content[0], drills=self._content[1])
         saved = self.session.store.get_setting("theme") if self.session.store else None
         if saved in self.available_themes:
             self.theme = saved

@@ -45,11 +45,16 @@ class Session:
     scheduler: object | None = None
 
     @classmethod
-    def open(cls, data_dir: Path, clock: Clock = utc_now, fuzz: bool = True) -> "Session":
-        """Load decks and drills and open the store (a StoreError is kept, not raised)."""
-        from drills import load_drills
+    def open(cls, data_dir: Path, clock: Clock = utc_now, fuzz: bool = True,
+             deckset: DeckSet | None = None, drills: list | None = None) -> "Session":
+        """Load decks and drills (the shipped ones unless given) and open the store (a
+        StoreError is kept, not raised)."""
+        if drills is None:
+            from drills import load_drills
 
-        session = cls(Path(data_dir), clock, fuzz, deckset=shipped_decks(), drills=list(load_drills()))
+            drills = load_drills()
+        session = cls(Path(data_dir), clock, fuzz, deckset=deckset or shipped_decks(),
+                      drills=list(drills))
         try:
             session.store = open_store(session.data_dir)
         except StoreError as exc:
