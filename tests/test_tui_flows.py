@@ -12,9 +12,8 @@ from textual.widgets import DataTable, Markdown, Select, TextArea
 
 from cards import drafts
 from cards.paths import data_dir
-from cards.store import open_store
 from checker.service import CheckerUnavailable
-from drills import get_drill
+from drills import get_drill, load_drills
 from tui.app import PpoDrillApp
 from tui.screens.dialogs import ConfirmScreen, TextScreen
 from tui.screens.dashboard import DashboardScreen
@@ -272,7 +271,7 @@ async def test_hints_timer_framework_and_solution_keys():
     async with app.run_test(size=SIZE) as pilot:
         ws = await open_drill(pilot, app, "gae")
         await pilot.press("ctrl+t", "ctrl+t")
-        assert "Hint 2 of 3" in ws.query_one("#ws-hints").source
+        assert f"Hint 2 of {len(get_drill('gae').hints)}" in ws.query_one("#ws-hints").source
         clock.advance(minutes=11)
         ws.query_one("#ws-clock")._tick()
         assert text_of(ws.query_one("#ws-clock")) == "⏱ +1:00 over"
@@ -290,7 +289,7 @@ async def test_hints_timer_framework_and_solution_keys():
         await settle(pilot, app)
         await pilot.press("ctrl+g")
         assert isinstance(app.screen, TextScreen)
-        assert "def compute_gae" in app.screen.markdown
+        assert get_drill("gae").solution("torch") in app.screen.markdown
 
 
 async def test_reset_asks_then_restores_the_starter():
@@ -311,19 +310,24 @@ async def test_drill_list_filters_and_marks_pitfalls():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("d")
+        catalogue = load_drills()
         table = app.screen.query_one("#drill-table", DataTable)
-        assert table.row_count == 15
-        assert str(table.get_row("fix-clip-range")[1]) == "fix-the-bug"
-        assert str(table.get_row("gae")[1]) == "write"
-        app.screen.query_one("#filter-framework", Select).value = "numpy"
-        app.screen.query_one("#filter-difficulty", Select).value = "hard"
+        assert [k.value for k in table.rows] == [d.id for d in catalogue]
+        for d in catalogue:
+            assert str(table.get_row(d.id)[1]) == ("fix-the-bug" if d.is_pitfall else "write")
+        app.screen.query_one("#filter-framework", Select).value = "torch"
+        app.screen.query_one("#filter-difficulty", Select).value = "medium"
         await pilot.pause()
-        assert table.row_count == 0  # the one hard drill is torch only
+        assert [k.value for k in table.rows] == [
+            d.id for d in catalogue if "torch" in d.frameworks and d.difficulty == "medium"]
         await pilot.press("c")
         app.screen.query_one("#filter-topic", Select).value = "gae"
         await pilot.pause()
-        assert [k.value for k in table.rows] == ["gae", "fix-gae-direction", "fix-gae-done-mask",
-                                                  "fix-value-bootstrap"]
+        assert [k.value for k in table.rows] == [d.id for d in catalogue if d.topic == "gae"]
+        app.session.store.record_attempt("gae", framework="numpy", started_at=FIXED_START, passed=True)
+        app.screen.query_one("#filter-status", Select).value = "passed"
+        await pilot.pause()
+        assert [k.value for k in table.rows] == ["gae"]
 
 
 async def test_mock_and_stats_keys_never_crash():
