@@ -82,8 +82,9 @@ expected, got) and the named mistakes with their explanations.
 """,
     "PasteScreen": """\
 ## Paste and check
-Paste an answer written anywhere (or type a file path and press enter). The drill is detected
-from the function name and the framework from the imports, or choose them above.
+Paste an answer written anywhere with your terminal's paste (ctrl+shift+v, cmd+v, or the mouse),
+or type a file path above and press enter. The drill is detected from the function name and the
+framework from the imports, or choose them above. The attempt is recorded like any other.
 
 | key | does |
 | --- | --- |

@@ -42,7 +42,7 @@ class PasteScreen(CheckRunner, Screen):
 
     def on_mount(self) -> None:
         editor = self.query_one("#paste-editor", TextArea)
-        editor.border_title = "Paste your answer here (ctrl+v or your terminal's paste), then ctrl+r"
+        editor.border_title = "Paste here with your terminal's paste, then ctrl+r"
         editor.focus()
 
     def _choice(self, selector: str) -> str | None:
