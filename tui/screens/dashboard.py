@@ -2,6 +2,7 @@
 best time, drills due again, the streak, the weakest topics, and one key to each other screen."""
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -104,7 +105,7 @@ class DashboardScreen(Screen):
         topics = self.query_one("#dash-topics", Static)
         if session.store is None:
             cards.update("[b]Cards[/b]\n\n[red]Progress is not available.[/red]\n"
-                         f"{session.store_error}")
+                         f"{escape(session.store_error)}")
             topics.update("")
             return
         now = session.now()

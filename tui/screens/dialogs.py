@@ -2,6 +2,7 @@
 model solution)."""
 from __future__ import annotations
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,7 +23,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question, classes="dialog-text")
+            yield Static(escape(self.question), classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="warning", id="yes")
                 yield Button("Cancel (n)", id="no")
@@ -50,6 +51,6 @@ class TextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide"):
-            yield Static(f"[b]{self.title_text}[/b]   [dim](escape closes)[/dim]", classes="dialog-text")
+            yield Static(f"[b]{escape(self.title_text)}[/b]   [dim](escape closes)[/dim]", classes="dialog-text")
             with VerticalScroll():
                 yield Markdown(self.markdown)

@@ -2,6 +2,7 @@
 (fix-the-bug) drills are marked. Enter opens the drill workspace."""
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +17,8 @@ FILTERS = ("topic", "difficulty", "framework", "status")
 
 
 class DrillListScreen(Screen):
+    """The drill table under four filters; the detail line says what the highlighted drill is."""
+
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("f", "focus_filters", "Filters"),
@@ -91,7 +94,7 @@ class DrillListScreen(Screen):
     def _detail(self, drill_id: str) -> None:
         d = self.app.session.drill(drill_id)
         self.query_one("#drill-detail", Static).update(
-            f"[b]{d.title}[/b]\n{d.topic} · {'/'.join(d.frameworks)} · target {d.target_minutes} min"
+            f"[b]{escape(d.title)}[/b]\n{d.topic} · {'/'.join(d.frameworks)} · target {d.target_minutes} min"
             f" · [dim]enter opens it[/dim]")
 
     @on(Select.Changed)

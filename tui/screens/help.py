@@ -103,6 +103,8 @@ def help_markdown(about: str | None = None) -> str:
 
 
 class HelpScreen(Screen):
+    """The help Markdown, opened from any screen with f1 (that screen's section first)."""
+
     BINDINGS = [Binding("escape,q,f1", "app.pop_screen", "Back")]
 
     def __init__(self, about: str | None = None) -> None:

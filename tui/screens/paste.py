@@ -17,6 +17,8 @@ from tui.widgets.results import ResultsPanel
 
 
 class PasteScreen(CheckRunner, Screen):
+    """An editor to paste into, optional drill and framework choices, and the results panel."""
+
     BINDINGS = [
         Binding("ctrl+r", "run_checks", "Check", priority=True),
         Binding("ctrl+o", "focus_path", "Load file"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +22,8 @@ from tui.widgets.rating_bar import RatingBar
 
 
 class ReviewScreen(Screen):
+    """Front, reveal, rate 1-4 (intervals on the buttons), undo, language; see the module docstring."""
+
     BINDINGS = [
         Binding("space", "reveal", "Show answer"),
         Binding("1", "rate(1)", "Again"),
@@ -107,7 +110,7 @@ class ReviewScreen(Screen):
         self.card = None
         self.query_one("#review-front", Markdown).update(text)
         self._show(back=False, prompt=False)
-        self.query_one("#review-meta", Static).update(self._last)
+        self.query_one("#review-meta", Static).update(escape(self._last))
 
     def _show(self, back: bool, prompt: bool = True) -> None:
         self.refresh_bindings()
@@ -124,9 +127,9 @@ class ReviewScreen(Screen):
         else:
             left = f"{len(self.scheduler.queue())} due"
         lang = "中文" if session.language == "zh" else "EN"
-        text = f"[b]{deck}[/b] · {self.card.id} · {left} · {lang}"
+        text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
         self.query_one("#review-meta", Static).update(
-            text + (f"   [dim]{self._last}[/dim]" if self._last else ""))
+            text + (f"   [dim]{escape(self._last)}[/dim]" if self._last else ""))
 
     def action_reveal(self) -> None:
         if self.card is None or self.revealed:

@@ -10,6 +10,7 @@ import os
 import shlex
 import subprocess
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,6 +31,8 @@ SAVE_DELAY_S = 0.4
 
 
 class WorkspaceScreen(CheckRunner, Screen):
+    """One drill in one framework at a time; `editor` holds the answer, `results` the last verdict."""
+
     BINDINGS = [
         Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="Run the checks"),
         Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
@@ -59,7 +62,7 @@ class WorkspaceScreen(CheckRunner, Screen):
         d = self.drill
         yield Header()
         with Horizontal(id="ws-bar"):
-            yield Static(f"[b]{d.title}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
+            yield Static(f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
                          id="ws-title")
             yield Static(id="ws-framework")
             yield Countdown(d.target_minutes * 60, self.app.clock, id="ws-clock")
