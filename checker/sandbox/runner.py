@@ -91,7 +91,8 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     finally:
         t_kill = time.perf_counter()
         root = os.geteuid() == 0
-        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns, run.init_fd)
+        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns, run.init_fd,
+                                  run.init_pid)
         if run.init_fd is not None:
             os.close(run.init_fd)
         if run.end.terminal is None and run.end.reason is None:
@@ -152,6 +153,7 @@ class _Run:
         self.out_total = 0
         self.user_ns: str | None = None
         self.init_fd: int | None = None
+        self.init_pid: int | None = None
         self.timings: dict[str, float] = {}
 
     def collect(self, pid: int, res_r: int, out_r: int, t0: float) -> None:
@@ -237,6 +239,7 @@ class _Run:
             if type(init) is int and init > 1 and is_pid_ns_init(init, os.geteuid()):
                 try:  # held from now on, so a recycled pid can never be signalled by mistake
                     self.init_fd = os.pidfd_open(init)
+                    self.init_pid = init
                 except OSError:
                     pass
             self._timing("setup_ms", h.get("setup_ms"))

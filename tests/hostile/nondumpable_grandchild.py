@@ -15,4 +15,6 @@ def answer(x):
         os.setsid()
         while True:
             time.sleep(1)
+    while os.getsid(pid) == os.getsid(0):  # wait until it has left our session
+        time.sleep(0.001)
     return pid
