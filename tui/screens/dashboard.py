@@ -2,6 +2,7 @@
 best time, drills due again, the streak, the weakest topics, and one key to each other screen."""
 from __future__ import annotations
 
+from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
 from textual import on
@@ -127,9 +128,13 @@ class DashboardScreen(Screen):
         deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)
                        for c in session.deckset.cards}
         weak = weakest_topics(session.store, deck_titles, {d.id: d.topic for d in session.drills}, now)
-        body = "\n".join(f"{w.topic}  [red]{w.missed}[/red]/{w.tried} missed" for w in weak)
-        topics.update("[b]Weakest topics[/b] (30 days)\n"
-                      + (body or "[dim]nothing missed yet[/dim]"))
+        lines = [Text.from_markup("[b]Weakest topics[/b] [dim](missed/tried, 30 days)[/dim]")]
+        for w in weak:  # one line each: long deck titles end in an ellipsis rather than wrap
+            lines.append(Text.assemble((f"{w.missed}/{w.tried} ", "red"), w.topic,
+                                       no_wrap=True, overflow="ellipsis"))
+        if not weak:
+            lines.append(Text("nothing missed yet", style="dim"))
+        topics.update(Group(*lines))
 
     def action_open(self, name: str) -> None:
         self.app.open_screen(name)
