@@ -376,3 +376,20 @@ async def test_an_unreadable_saved_answer_is_set_aside_not_overwritten():
         ws.save_now()
     assert (path.parent / "numpy.py.unreadable").read_bytes() == b"\xff\xfe not utf-8"
     assert drafts.load_draft("gae", "numpy").startswith("x")
+
+
+async def test_a_broken_drill_file_is_named_and_the_cards_still_work(monkeypatch):
+    import drills
+    from drills import DrillContentError
+
+    def broken():
+        raise DrillContentError("drills/gae/drill.yaml", "target_minutes", "must be a positive integer")
+
+    monkeypatch.setattr(drills, "load_drills", broken)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.session.drills == []
+        assert any("drills/gae/drill.yaml" in n.message for n in app._notifications)
+        await pilot.press("r")
+        assert isinstance(app.screen, ReviewScreen) and app.screen.card is not None

@@ -66,6 +66,8 @@ class PpoDrillApp(App):
     def _open_session(self) -> None:
         self.session = Session.open(self.data_dir, clock=self.clock, fuzz=self.fuzz,
                                     deckset=self._content[0], drills=self._content[1])
+        for problem in self.session.content_errors:
+            self.notify(problem, title="Content problem", severity="warning", timeout=20)
         saved = self.session.store.get_setting("theme") if self.session.store else None
         if saved in self.available_themes:
             self.theme = saved

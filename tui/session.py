@@ -43,18 +43,26 @@ class Session:
     deckset: DeckSet = field(default_factory=lambda: DeckSet(()))
     drills: list = field(default_factory=list)
     scheduler: object | None = None
+    content_errors: list[str] = field(default_factory=list)  # broken content files, named
 
     @classmethod
     def open(cls, data_dir: Path, clock: Clock = utc_now, fuzz: bool = True,
              deckset: DeckSet | None = None, drills: list | None = None) -> "Session":
         """Load decks and drills (the shipped ones unless given) and open the store (a
         StoreError is kept, not raised)."""
+        content_errors: list[str] = []
         if drills is None:
-            from drills import load_drills
+            from drills import DrillContentError, load_drills
 
-            drills = load_drills()
+            try:
+                drills = load_drills()
+            except DrillContentError as exc:  # a broken drill file: say which, keep the cards usable
+                drills = []
+                content_errors.append(f"Drills not loaded: {exc}")
         session = cls(Path(data_dir), clock, fuzz, deckset=deckset or shipped_decks(),
                       drills=list(drills))
+        content_errors += [f"Card skipped: {err}" for err in session.deckset.errors[:3]]
+        session.content_errors = content_errors
         try:
             session.store = open_store(session.data_dir)
         except StoreError as exc:
