@@ -15,7 +15,7 @@ from cards.paths import data_dir
 from checker.service import CheckerUnavailable
 from drills import get_drill, load_drills
 from tui.app import PpoDrillApp
-from tui.screens.dialogs import ConfirmScreen, TextScreen
+from tui.screens.dialogs import CodeScreen, ConfirmScreen
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.workspace import WorkspaceScreen
@@ -288,8 +288,8 @@ async def test_hints_timer_framework_and_solution_keys():
         await pilot.press("ctrl+r")
         await settle(pilot, app)
         await pilot.press("ctrl+g")
-        assert isinstance(app.screen, TextScreen)
-        assert get_drill("gae").solution("torch") in app.screen.markdown
+        assert isinstance(app.screen, CodeScreen)
+        assert app.screen.query_one(TextArea).text == get_drill("gae").solution("torch")
 
 
 async def test_reset_asks_then_restores_the_starter():

@@ -1,5 +1,5 @@
-"""Small modal screens: `ConfirmScreen` (yes/no) and `TextScreen` (Markdown to read, e.g. the
-model solution)."""
+"""Small modal screens: `ConfirmScreen` (yes/no), `TextScreen` (Markdown to read) and
+`CodeScreen` (code to read and copy, e.g. the model answer)."""
 from __future__ import annotations
 
 from rich.markup import escape
@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Markdown, Static
+from textual.widgets import Button, Markdown, Static, TextArea
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -54,3 +54,21 @@ class TextScreen(ModalScreen[None]):
             yield Static(f"[b]{escape(self.title_text)}[/b]   [dim](escape closes)[/dim]", classes="dialog-text")
             with VerticalScroll():
                 yield Markdown(self.markdown)
+
+
+class CodeScreen(ModalScreen[None]):
+    """Read-only, highlighted, scrollable code (long lines scroll rather than vanish); text can be
+    selected and copied. Escape closes it."""
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
+
+    def __init__(self, title: str, code: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.code = code
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide"):
+            yield Static(f"[b]{escape(self.title_text)}[/b]   [dim](escape closes)[/dim]",
+                         classes="dialog-text")
+            yield TextArea.code_editor(self.code, language="python", read_only=True, soft_wrap=False)

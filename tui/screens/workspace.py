@@ -21,7 +21,7 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Text
 
 from cards import drafts
 from tui.checking import CheckRunner
-from tui.screens.dialogs import ConfirmScreen, TextScreen
+from tui.screens.dialogs import CodeScreen, ConfirmScreen
 from tui.summary import format_seconds
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText
@@ -261,9 +261,9 @@ class WorkspaceScreen(CheckRunner, Screen):
     def action_solution(self) -> None:
         def show(yes: bool | None = True) -> None:
             if yes:
-                self.app.push_screen(TextScreen(
+                self.app.push_screen(CodeScreen(
                     f"Model answer — {self.drill.title} ({self.framework})",
-                    f"```python\n{self.drill.solution(self.framework)}\n```"))
+                    self.drill.solution(self.framework)))
 
         store = self.app.session.store
         tried = self.checks_run or (store is not None and store.attempts(self.drill.id))
