@@ -1,14 +1,14 @@
-"""Small modal screens: `ConfirmScreen` (yes/no), `TextScreen` (Markdown to read) and
-`CodeScreen` (code to read and copy, e.g. the model answer)."""
+"""Small modal screens: `ConfirmScreen` (yes/no) and `CodeScreen` (code to read and copy, e.g. the
+model answer)."""
 from __future__ import annotations
 
 from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Markdown, Static, TextArea
+from textual.widgets import Button, Static, TextArea
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -37,23 +37,6 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
-
-
-class TextScreen(ModalScreen[None]):
-    """Markdown in a scrollable box over the current screen; escape closes it."""
-
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
-
-    def __init__(self, title: str, markdown: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.markdown = markdown
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-wide"):
-            yield Static(f"[b]{escape(self.title_text)}[/b]   [dim](escape closes)[/dim]", classes="dialog-text")
-            with VerticalScroll():
-                yield Markdown(self.markdown)
 
 
 class CodeScreen(ModalScreen[None]):
