@@ -19,7 +19,8 @@ from checker.sandbox.isolation import SANDBOX_UID_BASE, sigkill_pending
 
 HOSTILE = Path(__file__).parent / "hostile"
 CORPUS = sorted(HOSTILE.glob("*.py"))
-FAST = Limits(wall_s=0.5, cpu_s=5, memory_mb=512)
+FAST = Limits(wall_s=0.3, cpu_s=5, memory_mb=512)  # for answers that are meant to time out
+ROOMY = Limits(wall_s=5, cpu_s=5, memory_mb=512)  # the rest finish fast; room for a busy machine
 ROOT = os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="uid drop, NPROC and signal protection need root")
 
@@ -101,7 +102,7 @@ def assert_clean_and_next_check_works() -> None:
     np.testing.assert_array_equal(good.results[0].value, [0.0, 2.0, 4.0])
 
 
-def run_hostile(name: str, *args, limits: Limits = FAST):
+def run_hostile(name: str, *args, limits: Limits = ROOMY):
     source = (HOSTILE / name).read_text()
     return run_candidate(source, "answer", [Call(args or (np.arange(4.0),))],
                          filename=name, limits=limits)
@@ -119,8 +120,11 @@ def test_corpus_is_contained_with_the_right_kind(path, tmp_path):
     }.get(path.stem, ())
     limits = {"cpu_burn_ignoring_sigxcpu": Limits(wall_s=5, cpu_s=1, memory_mb=512),
               "deep_c_recursion": Limits(wall_s=5, memory_mb=512),
-              "memory_torch_growth": Limits(wall_s=5, memory_mb=256)}.get(path.stem, FAST)
+              "memory_torch_growth": Limits(wall_s=5, memory_mb=256)}.get(
+                  path.stem, FAST if expected_kind(path) == "timeout" else ROOMY)
+    handlers = signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)
     result = run_hostile(path.name, *args, limits=limits)
+    assert (signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)) == handlers
     kind = expected_kind(path)
     if kind == "ok":
         assert result.ok, result.error
@@ -168,7 +172,7 @@ def test_wrong_signature_is_reported_with_the_signature():
 
 def test_print_flood_keeps_only_the_first_output():
     result = run_hostile("print_flood.py")
-    assert result.stdout_truncated and len(result.stdout) == FAST.output_bytes
+    assert result.stdout_truncated and len(result.stdout) == ROOMY.output_bytes
     assert result.stdout.startswith("x" * 1000 + "\n")
 
 
@@ -195,7 +199,7 @@ def test_inputs_are_copies_for_each_call_and_the_parent():
     source = (HOSTILE / "mutates_inputs.py").read_text()
     calls = [Call((x,)), Call((x,)), Call((t,)), Call((t,)), Call((x[1:],)), Call((x[1:],)),
              Call((t[1:],)), Call((t[1:],))]
-    result = run_candidate(source, "answer", calls, limits=FAST)
+    result = run_candidate(source, "answer", calls, limits=ROOMY)
     assert [r.value for r in result.results] == [3.0, 3.0, 3.0, 3.0, 4.0, 4.0, 4.0, 4.0]
     assert x.tolist() == [3.0, 4.0] and t.tolist() == [3.0, 4.0]
 
@@ -267,10 +271,3 @@ def test_no_network_reaches_the_parents_loopback():
             server.accept()
     finally:
         server.close()
-
-
-def test_the_parent_survives_sigxcpu_and_sigkill_of_children():
-    """A check that ends with the child killed by signals does not disturb this process's handlers."""
-    before = signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)
-    run_hostile("infinite_loop.py")
-    assert (signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)) == before

@@ -236,7 +236,7 @@ def test_importing_a_module_the_checker_has_not_loaded_is_explained():
 
 def test_a_hang_names_the_call_and_keeps_the_results_before_it():
     source = "import time\ndef answer(i):\n    if i == 3:\n        time.sleep(60)\n    return i\n"
-    result = run(source, [Call((i,)) for i in range(5)], limits=Limits(wall_s=0.5))
+    result = run(source, [Call((i,)) for i in range(5)], limits=Limits(wall_s=0.3))
     assert result.error.kind == "timeout" and result.error.call_index == 3
     assert "during call 4" in result.error.message
     assert [r.value for r in result.results] == [0, 1, 2]

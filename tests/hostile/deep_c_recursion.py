@@ -8,6 +8,6 @@ sys.setrecursionlimit(10 ** 9)
 
 def answer(x):
     nested = []
-    for _ in range(200_000):
+    for _ in range(60_000):
         nested = [nested]
     return repr(nested)
