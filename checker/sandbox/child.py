@@ -7,6 +7,7 @@ only the hello frame (sent before any candidate code) and validates everything e
 """
 from __future__ import annotations
 
+import gc
 import inspect
 import io
 import linecache
@@ -29,6 +30,10 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
     code = 0
     try:
         t0 = time.perf_counter()
+        # Everything inherited from the parent is put out of the collector's reach: a finaliser of
+        # an object that was garbage at fork time must not close a descriptor number the child
+        # reuses (fd 3 is the result pipe), and not scanning the parent's heap saves copy-on-write.
+        gc.freeze()
         notes, facts = isolate_child(result_w, output_w, parent_pid, limits)
         torch = sys.modules.get("torch")
         if torch is not None:
