@@ -119,7 +119,7 @@ async def test_open_a_drill_type_the_right_answer_and_pass():
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot, app)  # the dashboard gathers its numbers in a worker
         assert isinstance(app.screen, DashboardScreen)
         table = app.screen.query_one("#dash-drills", DataTable)
         assert str(table.get_row("gae")[2]) == "passed"

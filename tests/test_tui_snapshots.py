@@ -116,8 +116,14 @@ async def _open_clip(pilot) -> None:
         area.cursor_blink = False
 
 
+async def _settled(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()  # the dashboard gathers its numbers in a worker
+    await pilot.pause()
+
+
 def test_dashboard(svg, app):
-    assert svg == take_svg_screenshot(app, terminal_size=SIZE)
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=_settled)
 
 
 def test_review_revealed(svg, app):

@@ -6,7 +6,8 @@ from datetime import datetime, timedelta, timezone
 from cards.deck import load_decks
 from cards.scheduler import Scheduler
 from cards.store import open_store
-from tui.summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds, streak, weakest_topics
+from tui.summary import (FAILED, NEVER, PASSED, drill_statuses, format_seconds, streak, streak_before,
+                         weakest_topics)
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -55,3 +56,14 @@ def test_weakest_topics_rank_by_share_missed():
 
 def test_format_seconds():
     assert [format_seconds(x) for x in (None, 0, 59.6, 61, 3725)] == ["—", "0:00", "1:00", "1:01", "1:02:05"]
+
+
+def test_a_cached_streak_base_gives_the_same_answer():
+    with open_store() as store:
+        for days_ago in (1, 2):
+            _attempt(store, "gae", True, T0 - timedelta(days=days_ago))
+        base = streak_before(store, T0.date())
+        assert base == 2
+        assert streak(store, T0.date(), base) == streak(store, T0.date()) == 2
+        _attempt(store, "gae", True, T0)
+        assert streak(store, T0.date(), base) == streak(store, T0.date()) == 3

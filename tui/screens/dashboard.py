@@ -1,22 +1,45 @@
 """`DashboardScreen`: where a candidate lands — cards due and new, every drill with its status and
-best time, drills due again, the streak, the weakest topics, and one key to each other screen."""
+best time, drills due again, the streak, the weakest topics, and one key to each other screen.
+
+The numbers are gathered in a thread worker (a year of history is tenths of a second of reading) and
+applied on the UI thread, so coming back to the dashboard never freezes it.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
 
 from rich.console import Group
 from rich.markup import escape
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+from textual.worker import get_current_worker
 
-from tui.summary import FAILED, PASSED, drill_statuses, format_seconds, streak, weakest_topics
+from tui.summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses, format_seconds,
+                         streak, streak_before, weakest_topics)
+
+
+@dataclass
+class Numbers:
+    """Everything the dashboard shows, read from the store in one go."""
+
+    learning: int = 0
+    review: int = 0
+    new: int = 0
+    waiting: int = 0
+    streak: int = 0
+    drills_due: list[str] = field(default_factory=list)
+    statuses: dict[str, DrillStatus] = field(default_factory=dict)
+    weak: list[WeakTopic] = field(default_factory=list)
 
 
 class DashboardScreen(Screen):
-    """The home screen; refreshed every time the candidate comes back to it."""
+    """The home screen; its numbers are refreshed every time the candidate comes back to it."""
 
     BINDINGS = [
         Binding("r", "open('review')", "Review"),
@@ -28,11 +51,15 @@ class DashboardScreen(Screen):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._streak_base: tuple[date, int] | None = None  # (day, run ending the day before)
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="dash"):
             with Vertical(id="dash-side"):
-                yield Static(id="dash-cards", classes="panel")
+                yield Static("[b]Cards[/b]\n[dim]loading…[/dim]", id="dash-cards", classes="panel")
                 yield Static(id="dash-topics", classes="panel")
                 yield Static(id="dash-next", classes="panel")
             with Vertical(id="dash-main"):
@@ -41,12 +68,8 @@ class DashboardScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one("#dash-drills", DataTable)
-        table.add_columns("drill", "min", "status", "best")
-        if self.app.session is None:
-            self.query_one("#dash-cards", Static).update("[b]Cards[/b]\n[dim]loading…[/dim]")
-        else:
-            self.refresh_numbers()
+        self.query_one("#dash-drills", DataTable).add_columns("drill", "min", "status", "best")
+        self.refresh_numbers()
 
     def session_ready(self) -> None:
         """Called by the app once decks, drills and progress are loaded."""
@@ -57,16 +80,52 @@ class DashboardScreen(Screen):
         self.refresh_numbers()
 
     def refresh_numbers(self) -> None:
-        """Re-read everything from the store (cheap: one pass over recent reviews and attempts)."""
+        """Gather the numbers off the UI thread, then show them (a newer refresh wins)."""
         session = self.app.session
         if session is None:
             return
-        self._show_cards(session)
+        if session.store is None:
+            self._apply(session, None)
+        else:
+            self._gather(session)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="dashboard")
+    def _gather(self, session) -> None:
+        worker = get_current_worker()
+        store, scheduler = session.store, session.scheduler
+        now = session.now()
+        today = now.date()
+        if self._streak_base is None or self._streak_base[0] != today:
+            self._streak_base = (today, streak_before(store, today))
+        counts = scheduler.counts(now).values()
+        from cards.scheduler import DrillSchedule
+
+        known = {d.id for d in session.drills}
+        deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)
+                       for c in session.deckset.cards}
+        numbers = Numbers(
+            learning=sum(c.learning for c in counts), review=sum(c.review for c in counts),
+            new=min(sum(c.unseen for c in counts), scheduler.new_remaining(now)),
+            waiting=len(scheduler.queue(now)),
+            streak=streak(store, today, self._streak_base[1]),
+            drills_due=[d for d in DrillSchedule(store, clock=session.clock).due() if d in known],
+            statuses=drill_statuses(store, [d.id for d in session.drills]),
+            weak=weakest_topics(store, deck_titles, {d.id: d.topic for d in session.drills}, now))
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._apply, session, numbers)
+
+    def _apply(self, session, numbers: Numbers | None) -> None:
+        if not self.is_attached:
+            return
+        self._show_cards(session, numbers)
+        self._show_drills(session, numbers)
+        self._show_next(session, numbers)
+
+    def _show_drills(self, session, numbers: Numbers | None) -> None:
         table = self.query_one("#dash-drills", DataTable)
         row = table.cursor_row
         table.clear()
-        ids = [d.id for d in session.drills]
-        statuses = drill_statuses(session.store, ids) if session.store else {}
+        statuses = numbers.statuses if numbers else {}
         for drill in session.drills:
             st = statuses.get(drill.id)
             status = st.status if st else "—"
@@ -76,65 +135,46 @@ class DashboardScreen(Screen):
                           format_seconds(st.best_s) if st else "—", key=drill.id)
         if row:
             table.move_cursor(row=min(row, table.row_count - 1))
-        self._show_next(session, statuses, self._drills_due(session))
 
-    def _show_next(self, session, statuses, due_drills) -> None:
-        """One line on what to do next, so a new user knows where to start."""
+    def _show_cards(self, session, numbers: Numbers | None) -> None:
+        cards = self.query_one("#dash-cards", Static)
+        topics = self.query_one("#dash-topics", Static)
+        if numbers is None:
+            cards.update("[b]Cards[/b]\n\n[red]Progress is not available.[/red]\n"
+                         f"{escape(session.store_error or '')}")
+            topics.update("")
+            return
+        n = numbers
+        cards.update("\n".join([
+            "[b]Cards[/b]",
+            f"Due now    [b]{n.learning + n.review}[/b]",
+            f"  [dim]learning {n.learning}, review {n.review}[/dim]",
+            f"New today  [b]{n.new}[/b] of {len(session.deckset.cards)}",
+            f"Streak     [b]{n.streak}[/b] day{'s' if n.streak != 1 else ''}",
+            "",
+            "[b]Drills due[/b]",
+            ", ".join(n.drills_due) if n.drills_due else "[dim]none yet[/dim]"]))
+        lines = [Text.from_markup("[b]Weakest topics[/b] [dim](missed/tried, 30 days)[/dim]")]
+        for w in n.weak:  # one line each: long deck titles end in an ellipsis rather than wrap
+            lines.append(Text.assemble((f"{w.missed}/{w.tried} ", "red"), w.topic,
+                                       no_wrap=True, overflow="ellipsis"))
+        if not n.weak:
+            lines.append(Text("nothing missed yet", style="dim"))
+        topics.update(Group(*lines))
+
+    def _show_next(self, session, numbers: Numbers | None) -> None:
+        """A few lines on what to do next, so a new user knows where to start."""
         steps = []
-        if session.store is not None:
-            waiting = len(session.scheduler.queue())
-            if waiting:
-                steps.append(f"[b]r[/b] review {waiting} card{'s' if waiting != 1 else ''}")
-        todo = next(iter(due_drills), None) or next(
+        if numbers and numbers.waiting:
+            steps.append(f"[b]r[/b] review {numbers.waiting} card{'s' if numbers.waiting != 1 else ''}")
+        statuses = numbers.statuses if numbers else {}
+        todo = next(iter(numbers.drills_due if numbers else []), None) or next(
             (d.id for d in session.drills
              if (st := statuses.get(d.id)) is None or st.status != PASSED), None)
         if todo:
             steps.append(f"[b]enter[/b] on [b]{todo}[/b]")
         steps.append("[b]p[/b] paste code to check")
         self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
-
-    def _drills_due(self, session) -> list[str]:
-        if session.store is None:
-            return []
-        from cards.scheduler import DrillSchedule
-
-        known = {d.id for d in session.drills}
-        return [d for d in DrillSchedule(session.store, clock=session.clock).due() if d in known]
-
-    def _show_cards(self, session) -> None:
-        cards = self.query_one("#dash-cards", Static)
-        topics = self.query_one("#dash-topics", Static)
-        if session.store is None:
-            cards.update("[b]Cards[/b]\n\n[red]Progress is not available.[/red]\n"
-                         f"{escape(session.store_error)}")
-            topics.update("")
-            return
-        now = session.now()
-        counts = session.scheduler.counts(now).values()
-        learning = sum(c.learning for c in counts)
-        review = sum(c.review for c in counts)
-        new = min(sum(c.unseen for c in counts), session.scheduler.new_remaining(now))
-        days = streak(session.store, now.date())
-        due_drills = self._drills_due(session)
-        lines = ["[b]Cards[/b]",
-                 f"Due now    [b]{learning + review}[/b]",
-                 f"  [dim]learning {learning}, review {review}[/dim]",
-                 f"New today  [b]{new}[/b] of {len(session.deckset.cards)}",
-                 f"Streak     [b]{days}[/b] day{'s' if days != 1 else ''}",
-                 "",
-                 "[b]Drills due[/b]",
-                 ", ".join(due_drills) if due_drills else "[dim]none yet[/dim]"]
-        cards.update("\n".join(lines))
-        deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)
-                       for c in session.deckset.cards}
-        weak = weakest_topics(session.store, deck_titles, {d.id: d.topic for d in session.drills}, now)
-        lines = [Text.from_markup("[b]Weakest topics[/b] [dim](missed/tried, 30 days)[/dim]")]
-        for w in weak:  # one line each: long deck titles end in an ellipsis rather than wrap
-            lines.append(Text.assemble((f"{w.missed}/{w.tried} ", "red"), w.topic,
-                                       no_wrap=True, overflow="ellipsis"))
-        if not weak:
-            lines.append(Text("nothing missed yet", style="dim"))
-        topics.update(Group(*lines))
 
     def action_open(self, name: str) -> None:
         self.app.open_screen(name)
