@@ -125,6 +125,8 @@ def test_corpus_is_contained_with_the_right_kind(path, tmp_path):
     handlers = signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)
     result = run_hostile(path.name, *args, limits=limits)
     assert (signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)) == handlers
+    if result.notes and not ROOT:
+        pytest.skip(f"this machine only allows a degraded sandbox: {result.notes[0]}")
     kind = expected_kind(path)
     if kind == "ok":
         assert result.ok, result.error

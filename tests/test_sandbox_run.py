@@ -33,7 +33,9 @@ def run(source, calls, function="answer", limits=LIM, **kw):
 def test_many_calls_come_back_in_order_with_their_values():
     source = "def answer(i, scale=1):\n    return i * scale\n"
     result = run(source, [Call((i,), {"scale": 3}) for i in range(200)])
-    assert result.ok and result.error is None and result.notes == []
+    assert result.ok and result.error is None
+    if os.geteuid() == 0:
+        assert result.notes == []  # as root every protection is available; elsewhere notes say what is not
     assert [r.index for r in result.results] == list(range(200))
     assert [r.value for r in result.results] == [3 * i for i in range(200)]
     assert result.elapsed_ms > 0 and {"setup_ms", "calls_ms", "total_ms"} <= set(result.timings)

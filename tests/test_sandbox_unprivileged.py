@@ -5,6 +5,7 @@ Simulated from a root test run by forking this process and dropping the fork to 
 uid; that fork is the trusted parent and reports back as JSON over a pipe."""
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import select
@@ -20,6 +21,7 @@ from checker.sandbox.isolation import processes_of_uid
 HOSTILE = Path(__file__).parent / "hostile"
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root "
                                 "to drop to one; as an ordinary user the other sandbox tests run this path")
+PR_SET_DUMPABLE = 4
 USER_UID = 1_400_000_000 + os.getpid() % 1_000_000  # an unused, unprivileged uid for this test run
 GOOD = "import numpy as np\ndef answer(x):\n    print('hi')\n    return np.asarray(x) * 2\n"
 
@@ -37,8 +39,11 @@ def live_processes_of(uid: int, exclude: int) -> list[int]:
     return alive
 
 
-def as_ordinary_user(script) -> dict:
-    """Run `script()` in a fork of this process that has dropped to USER_UID; return its JSON dict."""
+def as_ordinary_user(script, dumpable: bool = True) -> dict:
+    """Run `script()` in a fork of this process that has dropped to USER_UID; return its JSON dict.
+
+    `dumpable=False` keeps the fork non-dumpable (as setuid left it): then it may not inspect its own
+    children's namespaces, the hardest case for finding what an answer started."""
     prepare_parent()
     r, w = os.pipe()
     pid = os.fork()
@@ -49,6 +54,8 @@ def as_ordinary_user(script) -> dict:
             os.setgroups([])
             os.setresgid(USER_UID, USER_UID, USER_UID)
             os.setresuid(USER_UID, USER_UID, USER_UID)
+            if dumpable:  # as a process started by the user is; setuid made this one non-dumpable
+                ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
             out = script()
             reap_finished(block=True)
             out["left"] = live_processes_of(USER_UID, os.getpid())
@@ -122,14 +129,15 @@ def test_the_users_own_files_cannot_be_changed_or_deleted(tmp_path):
     assert victim.read_text() == "a user's progress" and not (home / "new.txt").exists()
 
 
-def test_hostile_answers_are_contained_without_root():
+@pytest.mark.parametrize("dumpable", [True, False], ids=["dumpable-parent", "non-dumpable-parent"])
+def test_hostile_answers_are_contained_without_root(dumpable):
     def script():
         return {name: _hostile(name, *args) for name, args in [
             ("open_socket", (9,)), ("setsid_grandchild", ()), ("nondumpable_grandchild", ()),
             ("fork_bomb", ()),
             ("memory_bytearray", ()), ("print_flood", ()), ("segfault", ())]}
 
-    out = as_ordinary_user(script)
+    out = as_ordinary_user(script, dumpable)
     if out["open_socket"]["notes"]:
         pytest.skip("user namespaces unavailable here: " + out["open_socket"]["notes"][0])
     assert out["open_socket"]["kind"] is None and out["open_socket"]["value"] != "connected"
