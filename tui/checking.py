@@ -2,14 +2,26 @@
 
 A check blocks on the warm checker process, so it runs off the UI thread; a second run cancels the
 first (its result, when it arrives, is dropped), and a checker failure becomes a message on the
-screen instead of an exception in the app.
+screen instead of an exception in the app. Results come back as a `CheckFinished` message
+(`post_message` is thread-safe and never blocks, so a worker finishing while the app quits cannot
+hang the exit the way a blocking `call_from_thread` could).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from textual import work
+from textual.message import Message
 from textual.worker import get_current_worker
+
+
+class CheckFinished(Message):
+    """A check's outcome on its way from the worker thread to the screen that asked."""
+
+    def __init__(self, handler: Callable, args: tuple) -> None:
+        super().__init__()
+        self.handler = handler
+        self.args = args
 
 
 class CheckRunner:
@@ -29,16 +41,17 @@ class CheckRunner:
             report = client.check(source, drill=drill, framework=framework, seed=0)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never raised in the app
             title, message = _describe(exc)
-            if not worker.is_cancelled:
-                self.app.call_from_thread(self._deliver, self.check_failed, title, message, context)
-            return
+            outcome = CheckFinished(self.check_failed, (title, message, context))
+        else:
+            outcome = CheckFinished(self.check_done, (report, context))
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._deliver, self.check_done, report, context)
+            self.post_message(outcome)
 
-    def _deliver(self, handler, *args) -> None:
+    def on_check_finished(self, message: CheckFinished) -> None:
         """Hand a result to the screen unless it was closed while the check ran."""
+        message.stop()
         if self.is_attached:
-            handler(*args)
+            message.handler(*message.args)
 
     def check_done(self, report, context: Any) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -55,6 +68,6 @@ def _describe(exc: BaseException) -> tuple[str, str]:
     if kind == "CheckerUnavailable":
         return "The checker is not available", (
             f"{exc}\n\nYour code is saved. Run the checks again to restart the checker.")
-    if isinstance(exc, TimeoutError) or kind == "TimeoutError":
+    if isinstance(exc, TimeoutError):
         return "The checker did not answer", "No verdict within the time limit; run the checks again."
     return "The checker failed", f"{kind}: {exc}"

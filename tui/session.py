@@ -8,6 +8,7 @@ screens say so, and nothing is written to that file. Drafts still save, since th
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime, timezone
@@ -44,6 +45,9 @@ class Session:
     drills: list = field(default_factory=list)
     scheduler: object | None = None
     content_errors: list[str] = field(default_factory=list)  # broken content files, named
+    # Held by any thread reading the store (the dashboard's worker); `close` takes it too, since
+    # closing an SQLite connection under a running query can crash the process.
+    io_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def open(cls, data_dir: Path, clock: Clock = utc_now, fuzz: bool = True,
@@ -106,5 +110,7 @@ class Session:
                             source="app", scheduler=self.scheduler, fuzz=self.fuzz)
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
+        with self.io_lock:
+            if self.store is not None:
+                self.store.close()
+                self.store = None

@@ -16,6 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
@@ -91,6 +92,11 @@ class DashboardScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="dashboard")
     def _gather(self, session) -> None:
+        with session.io_lock:  # the store is not closed under a reading thread
+            if session.store is not None:
+                self._gather_locked(session)
+
+    def _gather_locked(self, session) -> None:
         worker = get_current_worker()
         store, scheduler = session.store, session.scheduler
         now = session.now()
@@ -112,7 +118,16 @@ class DashboardScreen(Screen):
             statuses=drill_statuses(store, [d.id for d in session.drills]),
             weak=weakest_topics(store, deck_titles, {d.id: d.topic for d in session.drills}, now))
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._apply, session, numbers)
+            self.post_message(self.Gathered(session, numbers))  # thread-safe, never blocks
+
+    class Gathered(Message):
+        def __init__(self, session, numbers: Numbers) -> None:
+            super().__init__()
+            self.session = session
+            self.numbers = numbers
+
+    def on_dashboard_screen_gathered(self, message: Gathered) -> None:
+        self._apply(message.session, message.numbers)
 
     def _apply(self, session, numbers: Numbers | None) -> None:
         if not self.is_attached:
