@@ -55,6 +55,8 @@ def sample(code: str, env: dict) -> tuple[float, float | None, str]:
     proc.wait()
     if line.strip() != "painted":
         raise SystemExit(f"the app did not paint: {line!r}")
+    if proc.returncode != 0:
+        raise SystemExit(f"the app painted but exited with status {proc.returncode}")
     return painted, filled, rest.strip().splitlines()[-1] if rest.strip() else ""
 
 
