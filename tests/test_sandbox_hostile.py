@@ -110,8 +110,6 @@ def run_hostile(name: str, *args, limits: Limits = ROOMY):
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
 def test_corpus_is_contained_with_the_right_kind(path, tmp_path):
-    if path.stem in ("kill_parent", "fork_loop") and not ROOT:
-        pytest.skip("as an ordinary user these need seccomp or a uid drop (see docs/isolation.md)")
     args = {
         "write_files": ([str(tmp_path / "w.txt")],),
         "open_socket": (9,),
@@ -233,9 +231,10 @@ def test_a_setsid_grandchild_does_not_outlive_the_check():
     assert running_uid(grandchild) is None
 
 
-@needs_root
 def test_killing_the_parent_is_refused():
     result = run_hostile("kill_parent.py")
+    if result.notes and not ROOT:
+        pytest.skip(f"this machine only allows a degraded sandbox: {result.notes[0]}")
     assert result.error.exc_type == "PermissionError"
     os.kill(os.getpid(), 0)  # still here
 

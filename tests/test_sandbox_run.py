@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 import os
+import platform
 import select
 import signal
 
 import numpy as np
+import pytest
 import torch
 
 from checker.sandbox import Call, CallError, Limits, Opaque, ReturnedArray, run_candidate
@@ -242,3 +244,33 @@ def test_a_hang_names_the_call_and_keeps_the_results_before_it():
     assert result.error.kind == "timeout" and result.error.call_index == 3
     assert "during call 4" in result.error.message
     assert [r.value for r in result.results] == [0, 1, 2]
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the seccomp filter is built for x86_64 only")
+def test_the_seccomp_filter_refuses_signals_and_namespaces_but_not_threads_or_fork():
+    source = '''
+import ctypes, os, threading
+
+
+def answer():
+    out = {}
+    try:
+        os.kill(os.getpid(), 0)
+        out["kill"] = "sent"
+    except OSError as exc:
+        out["kill"] = type(exc).__name__
+    libc = ctypes.CDLL(None, use_errno=True)
+    out["unshare"] = (libc.unshare(0x40000000), ctypes.get_errno())
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(1))
+    thread.start()
+    thread.join()
+    out["thread"] = seen
+    pid = os.fork()
+    if pid == 0:
+        os._exit(7)
+    out["fork"] = os.waitpid(pid, 0)[1] >> 8
+    return out
+'''
+    (r,) = run(source, [Call(())]).results
+    assert r.value == {"kill": "PermissionError", "unshare": (-1, 1), "thread": [1], "fork": 7}

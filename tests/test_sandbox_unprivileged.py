@@ -134,7 +134,7 @@ def test_hostile_answers_are_contained_without_root(dumpable):
     def script():
         return {name: _hostile(name, *args) for name, args in [
             ("open_socket", (9,)), ("setsid_grandchild", ()), ("nondumpable_grandchild", ()),
-            ("fork_bomb", ()),
+            ("fork_bomb", ()), ("kill_parent", ()), ("fork_loop", ()),
             ("memory_bytearray", ()), ("print_flood", ()), ("segfault", ())]}
 
     out = as_ordinary_user(script, dumpable)
@@ -143,6 +143,7 @@ def test_hostile_answers_are_contained_without_root(dumpable):
     assert out["open_socket"]["kind"] is None and out["open_socket"]["value"] != "connected"
     assert out["setsid_grandchild"]["kind"] is out["nondumpable_grandchild"]["kind"] is None
     assert out["fork_bomb"]["kind"] == "timeout"
+    assert out["kill_parent"]["kind"] == out["fork_loop"]["kind"] == "exception"  # and we are still here
     assert out["memory_bytearray"]["kind"] == "memory"
     assert out["print_flood"]["kind"] == "output"
     assert out["segfault"]["kind"] == "crash"

@@ -6,7 +6,8 @@ network and a mount namespace; as an ordinary user a user+mount+pid+network name
 kernel allows it, with a `sleep` as the pid namespace's first process) and every mount read-only;
 rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused
 uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this run and nothing
-else); no-new-privileges; death with the parent. Each step costs well under a millisecond.
+else); no-new-privileges; death with the parent; a seccomp filter (`seccomp.py`). Each step costs
+well under a millisecond.
 
 Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root),
 or the pid namespace's keeper, which takes every process in that namespace with it, and whatever
@@ -23,6 +24,8 @@ import resource
 import select
 import signal
 import time
+
+from checker.sandbox import seccomp
 
 #: First uid of the range used for sandboxed runs (one uid per run: base + the child's pid).
 SANDBOX_UID_BASE = 1_500_000_000
@@ -184,6 +187,9 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent_pid:
         os._exit(70)
+    note = seccomp.install(_libc)  # last: it refuses unshare, mount and prctl-free signalling
+    if note:
+        notes.append(note)
     return notes, facts
 
 
