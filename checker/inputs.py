@@ -18,7 +18,7 @@ import numpy as np
 
 from checker.specs import Example, spec_for
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: drawn without hypothesis's local-constants pool
 
 DEFAULT_RANDOM = 48
 
@@ -72,6 +72,33 @@ def drawn_examples(drill_id: str, framework: str, seed: int, n: int = DEFAULT_RA
     return drawn
 
 
+def _without_local_constants():
+    """Hypothesis (>= 6.13x) mixes literals found in the local modules loaded so far into what it draws,
+    so the same seed would draw different examples in the CLI, the app's worker and the tests. Drawing
+    with that pool emptied keeps a seed's examples the same in every process."""
+    import contextlib
+
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - an older hypothesis has no such pool
+        return contextlib.nullcontext()
+    if not hasattr(providers, "_get_local_constants") or not hasattr(providers, "Constants"):
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def patched():
+        original = providers._get_local_constants
+        providers._get_local_constants = providers.Constants
+        providers.CONSTANTS_CACHE.cache.clear()
+        try:
+            yield
+        finally:
+            providers._get_local_constants = original
+            providers.CONSTANTS_CACHE.cache.clear()
+
+    return patched()
+
+
 def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ...]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
@@ -86,7 +113,8 @@ def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ..
     def collect(example):
         drawn.append(example)
 
-    collect()
+    with _without_local_constants():
+        collect()
     return tuple(drawn[:n])
 
 

@@ -18,6 +18,20 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def _no_local_constants() -> None:
+    """Derandomized is not enough: hypothesis also mixes in literals from whichever local modules happen to
+    be imported, so a test would draw different examples alone than in the full suite. Empty that pool."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover
+        return
+    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+        providers._get_local_constants = providers.Constants
+
+
+_no_local_constants()
+
+
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path, monkeypatch):
     """Point PPO_DRILL_HOME at a temp folder for every test."""

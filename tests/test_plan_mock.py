@@ -311,6 +311,7 @@ def test_open_time_plus_pauses_is_wall_time(actions):
     s = MockSession.start(plan, clock=clock)
     for action, seconds in actions:
         clock.advance(seconds)
+        s.tick()  # the screen ticks every second; time running out ends the session
         if s.finished:
             break
         try:
