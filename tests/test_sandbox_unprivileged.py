@@ -108,6 +108,23 @@ def test_a_correct_answer_runs_and_any_degradation_is_said():
     assert out["left"] == []
 
 
+def test_large_numpy_and_torch_work_where_threads_cannot_start():
+    """The pid namespace forbids new threads; BLAS is set to one thread so it never needs any."""
+    source = ("import numpy as np, torch\n"
+              "def answer():\n"
+              "    a = np.random.default_rng(0).random((600, 600))\n"
+              "    t = torch.randn(600, 600, requires_grad=True)\n"
+              "    (t @ t).sum().backward()\n"
+              "    return float(np.linalg.inv(a @ a.T + 600 * np.eye(600)).trace())\n")
+
+    def script():
+        r = run_candidate(source, "answer", [Call(())], limits=Limits(wall_s=10))
+        return {"kind": r.error.kind if r.error else None, "notes": r.notes}
+
+    out = as_ordinary_user(script)
+    assert out["kind"] is None, out
+
+
 def test_the_users_own_files_cannot_be_changed_or_deleted(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

@@ -125,6 +125,8 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
                    "itertools, functools, typing, dataclasses ...).")
         else:
             msg += " (the sandbox lets an answer open no files or sockets)"
+    elif "can't start new thread" in exc_msg:
+        msg += " (as an ordinary user, the sandbox does not let an answer start threads)"
     return SandboxError("exception", msg, line, detail, index, exc_type)
 
 

@@ -1,18 +1,18 @@
 """Confining the forked child, and clearing up after it.
 
 Child side (`isolate_child`), in this order: own session; stdin/stdout/stderr/result pipe on fds
-0-3 and every other inherited fd closed; cwd "/" and a scrubbed environment; namespaces (as root a
-network and a mount namespace; as an ordinary user a user+mount+pid+network namespace where the
-kernel allows it, with a `sleep` as the pid namespace's first process) and every mount read-only;
+0-3 and every other inherited fd closed; cwd "/" and a scrubbed environment; new mount and network
+namespaces with every mount read-only (as an ordinary user, where the kernel allows it, also user
+and pid namespaces, with a `sleep` as the pid namespace's first process: its "keeper");
 rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused
 uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this run and nothing
 else); no-new-privileges; death with the parent; a seccomp filter (`seccomp.py`). Each step costs
 well under a millisecond.
 
-Parent side (`kill_tree`): SIGKILL the child's session, then every process of the run's uid (root),
-or the pid namespace's keeper, which takes every process in that namespace with it, and whatever
-is left in the child's user namespace (ordinary user), repeating until none is left, so a
-grandchild that called setsid cannot outlive the check.
+Parent side (`kill_tree`): SIGKILL the child's session; then (root) every process of the run's uid,
+or (ordinary user) the keeper, whose death makes the kernel kill every process in its pid
+namespace, and whatever is left in the child's user namespace; sweeps repeat until none is left.
+So a grandchild that called setsid cannot outlive the check.
 """
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def _spawn_pid_ns_init(limits) -> int | None:
     end the whole tree with one kill, and if the answer kills the keeper, it can start nothing more.
     posix_spawn (vfork + exec) costs about a millisecond, far less than a fork of this process.
     """
-    try:
+    try:  # it outlives the run, so that a checker that dies mid-check still ends the namespace soon
         return os.posix_spawn("/bin/sleep", ["sleep", str(int(limits.wall_s) + 30)], {},
                               file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in (1, 2, RESULT_FD)])
     except OSError:
@@ -145,16 +145,13 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
     os.environ["HOME"] = "/nonexistent"
 
     root = os.geteuid() == 0
-    if root:
-        err = _unshare(CLONE_NEWNET | CLONE_NEWNS)
-        if err:
-            notes.append(f"network isolation unavailable: unshare(CLONE_NEWNET) failed ({os.strerror(err)})")
-        else:
-            _read_only_filesystem(notes)
-    else:
-        err = _unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET)
-        if err == 0:
-            _read_only_filesystem(notes)
+    # As root the uid drop already marks every process of the run, so no pid namespace: a process
+    # that unshared one can no longer start threads (clone(CLONE_THREAD) fails with EINVAL).
+    namespaces = CLONE_NEWNS | CLONE_NEWNET | (0 if root else CLONE_NEWUSER | CLONE_NEWPID)
+    err = _unshare(namespaces)
+    if err == 0:
+        _read_only_filesystem(notes)
+        if not root:
             facts["user_ns"] = os.readlink("/proc/self/ns/user")
             init = _spawn_pid_ns_init(limits)
             if init:
@@ -162,10 +159,12 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
             else:
                 notes.append("could not start the sandbox's pid-namespace keeper (/bin/sleep); "
                              "processes the answer starts are found by user namespace only")
-        else:
-            notes.append("network isolation unavailable: not root and user namespaces disabled "
-                         f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
-                         "the check, and the answer runs with your user's file permissions")
+    elif root:
+        notes.append(f"network isolation unavailable: unshare failed ({os.strerror(err)})")
+    else:
+        notes.append("network isolation unavailable: not root and user namespaces disabled "
+                     f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
+                     "the check, and the answer runs with your user's file permissions")
 
     vm = _vm_bytes()
     mem = vm + limits.memory_mb * 1024 * 1024

@@ -7,6 +7,7 @@ and must not have run a multi-threaded torch op first, which is what `prepare_pa
 """
 from __future__ import annotations
 
+import ctypes
 import errno
 import math
 import os
@@ -49,6 +50,7 @@ def prepare_parent() -> None:
 
     import torch
     torch.set_num_threads(1)
+    _single_threaded_openblas()
     for name in PRELOADED_MODULES:
         try:
             importlib.import_module(name)
@@ -61,6 +63,30 @@ def prepare_parent() -> None:
     x = np.random.default_rng(0).random((200, 200))
     np.linalg.inv(x @ x.T + np.eye(200))
     _prepared = True
+
+
+def _single_threaded_openblas() -> None:
+    """Set numpy's OpenBLAS to one thread, as torch is set, so that a child never starts BLAS threads.
+
+    A forked child has none of the parent's BLAS threads and would start its own on the first large
+    matmul; in a child that unshared a pid namespace (the ordinary-user sandbox) thread creation
+    fails and OpenBLAS then waits forever. OpenBLAS has no Python API, so the setter is looked up in
+    the library numpy loaded (its name carries the build's symbol suffix).
+    """
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line}
+    for path in sorted(paths):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads_64_",
+                     "scipy_openblas_set_num_threads", "openblas_set_num_threads64_",
+                     "openblas_set_num_threads"):
+            setter = getattr(lib, name, None)
+            if setter is not None:
+                setter(ctypes.c_int(1))
+                break
 
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
