@@ -33,6 +33,8 @@ async def test_real_checker_passes_the_model_answer_and_names_a_mistake():
     app = PpoDrillApp(clock=FixedClock(), fuzz=False)  # default factory: checker.service.CheckerClient
     app.animation_level = "none"
     async with app.run_test(size=(100, 30)) as pilot:
+        while app.session is None:  # loaded right after the first frame
+            await pilot.pause(0.01)
         await pilot.press("d")
         table = app.screen.query_one("#drill-table", DataTable)
         table.move_cursor(row=table.get_row_index(drill.id))

@@ -50,6 +50,15 @@ def plain(static) -> str:
     return console.export_text()
 
 
+async def ready(pilot) -> None:
+    """Wait until the app has loaded its session (it does so right after the first frame)."""
+    for _ in range(500):
+        if pilot.app.session is not None:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never loaded its session")
+
+
 async def settle(pilot, app):
     """Let workers finish and their results reach the screen."""
     await pilot.pause()
@@ -77,6 +86,7 @@ async def test_review_a_card_and_see_the_schedule_change():
     clock = FixedClock()
     app = make_app(clock)
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
@@ -98,6 +108,7 @@ async def test_review_a_card_and_see_the_schedule_change():
 async def test_language_toggle_is_saved_and_shows_chinese():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("r")
         card = app.screen.card
         await pilot.press("l")
@@ -108,6 +119,7 @@ async def test_language_toggle_is_saved_and_shows_chinese():
 async def test_open_a_drill_type_the_right_answer_and_pass():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae", via_keys=True)
         ws.editor.load_text(get_drill("gae").solution("numpy"))
         await pilot.press("ctrl+r")
@@ -129,6 +141,7 @@ async def test_a_wrong_answer_names_the_mistake_and_its_card_comes_back():
     app = make_app()
     mistake = next(m for m in get_drill("gae").mistakes if m.id == "gae-missing-gamma")
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae")
         ws.editor.load_text(mistake.source("numpy"))
         await pilot.press("ctrl+r")
@@ -149,6 +162,7 @@ async def test_paste_and_check_detects_the_drill():
     app = make_app()
     mistake = next(m for m in get_drill("policy_loss").mistakes if m.source("numpy"))
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("p")
         app.screen.query_one("#paste-editor", TextArea).load_text(mistake.source("numpy"))
         await pilot.press("ctrl+r")
@@ -163,6 +177,7 @@ async def test_paste_loads_a_file_and_reports_an_unreadable_one(tmp_path):
     answer = tmp_path / "mine.py"
     answer.write_text(get_drill("value_loss").solution("numpy"), encoding="utf-8")
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("p", "ctrl+o")
         app.screen.query_one("#paste-path").value = str(tmp_path / "missing.py")
         await pilot.press("enter")
@@ -176,6 +191,7 @@ async def test_paste_loads_a_file_and_reports_an_unreadable_one(tmp_path):
 async def test_quit_mid_drill_and_find_the_code_again():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "policy_loss")
         await pilot.press("ctrl+e", "enter", *"x=1")
         typed = ws.editor.text
@@ -183,6 +199,7 @@ async def test_quit_mid_drill_and_find_the_code_again():
     assert drafts.load_draft("policy_loss", "numpy") == typed
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "policy_loss")
         assert ws.editor.text == typed
         assert "saved answer" in text_of(ws.query_one("#ws-framework"))
@@ -194,6 +211,7 @@ async def test_typing_is_saved_without_leaving_the_drill(monkeypatch):
     monkeypatch.setattr(workspace, "SAVE_DELAY_S", 0.05)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "value_loss")
         await pilot.press(*"#n")
         for _ in range(40):  # the debounce timer fires within a few event-loop turns
@@ -209,6 +227,7 @@ async def test_the_app_survives_a_dead_checker():
     checker = ScriptedChecker(fail_with=CheckerUnavailable("the checker worker stopped: boom"))
     app = make_app(checker=checker)
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae")
         await pilot.press("ctrl+r")
         await settle(pilot, app)
@@ -232,6 +251,7 @@ async def test_a_second_run_supersedes_the_first():
     app = make_app(checker=Slow())
     solution = get_drill("gae").solution("numpy")
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae")
         ws.editor.load_text("# FIRST\n" + get_drill("gae").starter("numpy"))
         await pilot.press("ctrl+r")
@@ -250,6 +270,7 @@ async def test_a_corrupt_progress_file_is_reported_and_left_untouched():
     path.write_bytes(garbage)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.pause()
         assert app.session.store is None
         assert "not a ppo-drill progress database" in text_of(app.screen.query_one("#dash-cards"))
@@ -269,6 +290,7 @@ async def test_hints_timer_framework_and_solution_keys():
     clock = FixedClock()
     app = make_app(clock)
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae")
         await pilot.press("ctrl+t", "ctrl+t")
         assert f"Hint 2 of {len(get_drill('gae').hints)}" in ws.query_one("#ws-hints").source
@@ -295,6 +317,7 @@ async def test_hints_timer_framework_and_solution_keys():
 async def test_reset_asks_then_restores_the_starter():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "fix-clip-range")
         await pilot.press("#", "m")
         await pilot.press("ctrl+n")
@@ -309,6 +332,7 @@ async def test_reset_asks_then_restores_the_starter():
 async def test_drill_list_filters_and_marks_pitfalls():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("d")
         catalogue = load_drills()
         table = app.screen.query_one("#drill-table", DataTable)
@@ -333,6 +357,7 @@ async def test_drill_list_filters_and_marks_pitfalls():
 async def test_mock_and_stats_keys_never_crash():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         for key in ("m", "s"):
             await pilot.press(key)
             await pilot.pause()
@@ -345,6 +370,7 @@ async def test_mock_and_stats_keys_never_crash():
 async def test_help_and_command_palette_open_screens():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.press("f1")
         assert type(app.screen).__name__ == "HelpScreen"
         await pilot.press("escape")
@@ -355,11 +381,13 @@ async def test_help_and_command_palette_open_screens():
 async def test_the_chosen_theme_is_remembered():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.pause()
         app.theme = "textual-light"
         assert app.session.store.get_setting("theme") == "textual-light"
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.pause()
         assert app.theme == "textual-light"
 
@@ -370,6 +398,7 @@ async def test_an_unreadable_saved_answer_is_set_aside_not_overwritten():
     path.write_bytes(b"\xff\xfe not utf-8")
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         ws = await open_drill(pilot, app, "gae")
         assert ws.editor.text == get_drill("gae").starter("numpy")
         await pilot.press("x")
@@ -388,6 +417,7 @@ async def test_a_broken_drill_file_is_named_and_the_cards_still_work(monkeypatch
     monkeypatch.setattr(drills, "load_drills", broken)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
         await pilot.pause()
         assert app.session.drills == []
         assert any("drills/gae/drill.yaml" in n.message for n in app._notifications)

@@ -109,7 +109,7 @@ def app(tmp_path) -> PpoDrillApp:
 
 
 async def _open_clip(pilot) -> None:
-    await pilot.pause()
+    await _settled(pilot)
     pilot.app.push_screen(WorkspaceScreen(pilot.app.session.drill("clip")))
     await pilot.pause()
     for area in pilot.app.screen.query(TextArea):
@@ -117,9 +117,22 @@ async def _open_clip(pilot) -> None:
 
 
 async def _settled(pilot) -> None:
+    """The session loaded (right after the first frame) and the dashboard's numbers shown."""
+    for _ in range(500):
+        if pilot.app.session is not None:
+            break
+        await pilot.pause(0.01)
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()  # the dashboard gathers its numbers in a worker
     await pilot.pause()
+
+
+def _then(*keys):
+    async def run_before(pilot) -> None:
+        await _settled(pilot)
+        await pilot.press(*keys)
+        await pilot.pause()
+    return run_before
 
 
 def test_dashboard(svg, app):
@@ -127,11 +140,11 @@ def test_dashboard(svg, app):
 
 
 def test_review_revealed(svg, app):
-    assert svg == take_svg_screenshot(app, press=["r", "space"], terminal_size=SIZE)
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=_then("r", "space"))
 
 
 def test_drill_list(svg, app):
-    assert svg == take_svg_screenshot(app, press=["d"], terminal_size=SIZE)
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=_then("d"))
 
 
 def test_workspace(svg, app):
