@@ -20,7 +20,7 @@ import time
 import torch
 
 from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_candidate
-from checker.sandbox.isolation import processes_of_uid
+from checker.sandbox.sweep import processes_of_uid
 
 PPO = '''
 import torch

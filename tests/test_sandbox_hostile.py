@@ -15,7 +15,8 @@ import pytest
 import torch
 
 from checker.sandbox import Call, Limits, Opaque, reap_finished, run_candidate
-from checker.sandbox.isolation import SANDBOX_UID_BASE, sigkill_pending
+from checker.sandbox.isolation import SANDBOX_UID_BASE
+from checker.sandbox.sweep import sigkill_pending
 
 HOSTILE = Path(__file__).parent / "hostile"
 CORPUS = sorted(HOSTILE.glob("*.py"))

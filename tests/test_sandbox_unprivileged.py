@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_candidate
-from checker.sandbox.isolation import processes_of_uid
+from checker.sandbox.sweep import processes_of_uid
 
 HOSTILE = Path(__file__).parent / "hostile"
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root "

@@ -1,29 +1,21 @@
-"""Confining the forked child, and clearing up after it.
+"""Confining the forked child before any candidate code runs (`isolate_child`).
 
-Child side (`isolate_child`), in this order: own session; stdin/stdout/stderr/result pipe on fds
-0-3 and every other inherited fd closed; cwd "/" and a scrubbed environment; new mount and network
-namespaces with every mount read-only (as an ordinary user, where the kernel allows it, also user
-and pid namespaces, with a `sleep` as the pid namespace's first process: its "keeper");
-rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused
-uid/gid (`SANDBOX_UID_BASE + pid`, so every process of that uid belongs to this run and nothing
-else); no-new-privileges; death with the parent; a seccomp filter (`seccomp.py`). Each step costs
-well under a millisecond.
-
-Parent side (`kill_tree`): SIGKILL the child's session; then (root) every process of the run's uid,
-or (ordinary user) the keeper, whose death makes the kernel kill every process in its pid
-namespace, and whatever is left in the child's user namespace; sweeps repeat until none is left.
-So a grandchild that called setsid cannot outlive the check.
+In this order: own session; stdin/stdout/stderr/result pipe on fds 0-3 and every other inherited
+fd closed; cwd "/" and a scrubbed environment; new mount and network namespaces with every mount
+read-only (as an ordinary user, where the kernel allows it, also user and pid namespaces, with a
+`sleep` as the pid namespace's first process: its "keeper"); rlimits (CPU, address space, FSIZE=0,
+NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused uid/gid (`SANDBOX_UID_BASE + pid`,
+so every process of that uid belongs to this run and nothing else); no-new-privileges; death with
+the parent; a seccomp filter (`seccomp.py`). Each step costs well under a millisecond. What the
+parent does afterwards to clear up is in `sweep.py`.
 """
 from __future__ import annotations
 
 import ctypes
-import errno
 import fcntl
 import os
 import resource
-import select
 import signal
-import time
 
 from checker.sandbox import seccomp
 
@@ -190,146 +182,3 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
     if note:
         notes.append(note)
     return notes, facts
-
-
-# ------------------------------------------------------------------------------------------- parent
-
-def _proc_pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-
-
-def _status_matches_uid(pid: int, uid_field: bytes) -> bool:
-    """True when /proc/pid still runs code (not a zombie, not exiting) and its real uid is `uid`."""
-    try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    if uid_field not in data or b"\nVmSize:" not in data:  # no memory map: exiting, or a zombie
-        return False
-    state = data.find(b"\nState:\t")
-    if state >= 0 and data[state + 8:state + 9] in (b"Z", b"X"):
-        return False
-    return not sigkill_pending(data)
-
-
-def sigkill_pending(status: bytes) -> bool:
-    """True when a /proc status text shows SIGKILL pending: that process will never run code again."""
-    for key in (b"\nShdPnd:\t", b"\nSigPnd:\t"):
-        at = status.find(key)
-        if at >= 0:
-            mask = status[at + len(key):status.find(b"\n", at + 1)]
-            try:
-                if int(mask, 16) & (1 << (signal.SIGKILL - 1)):
-                    return True
-            except ValueError:
-                pass
-    return False
-
-
-def _in_user_ns(pid: int, ns: str) -> bool:
-    """True when `pid` still runs code (not a zombie, not exiting) in the user namespace `ns`."""
-    try:
-        if os.readlink(f"/proc/{pid}/ns/user") != ns:
-            return False
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-        try:
-            stat = os.read(fd, 1024)
-        finally:
-            os.close(fd)
-    except OSError:
-        return False
-    fields = stat[stat.rfind(b")") + 2:].split()
-    # A zombie, or a process already exiting (its memory map, vsize, is gone): nothing runs there.
-    return len(fields) > 20 and fields[0] not in (b"Z", b"X") and fields[20] != b"0"
-
-
-def processes_of_uid(uid: int) -> list[int]:
-    """Live (non-zombie) processes whose real uid is `uid`."""
-    field = b"\nUid:\t%d\t" % uid
-    return [pid for pid in _proc_pids() if _status_matches_uid(pid, field)]
-
-
-def _sweep(find, budget_s: float = 2.0) -> bool:
-    """SIGKILL whatever `find()` returns until it returns nothing; False if something survived."""
-    deadline = time.monotonic() + budget_s
-    while True:
-        pids = find()
-        if not pids:
-            return True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.0005)
-
-
-def is_pid_ns_init(pid: int, uid: int) -> bool:
-    """True when `pid` is, right now, the first process of a pid namespace, owned by `uid`."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as f:
-            status = f.read()
-    except OSError:
-        return False
-    return b"\nUid:\t%d\t" % uid in status and any(
-        line.startswith(b"NSpid:") and line.split()[-1] == b"1" and len(line.split()) >= 3
-        for line in status.splitlines())
-
-
-def _kill_keeper(init_fd: int, init_pid: int | None, budget_s: float = 2.0) -> None:
-    """SIGKILL the pid namespace's keeper and wait until it is exiting.
-
-    An exiting namespace init SIGKILLs every process in its namespace before anything else, then
-    waits for them to be reaped, which for orphans is up to the system's init and can take a
-    while; so this waits only for the keeper's exit to begin (its memory map is gone), not end.
-    """
-    try:
-        signal.pidfd_send_signal(init_fd, signal.SIGKILL)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + budget_s
-    while time.monotonic() < deadline:
-        if select.select([init_fd], [], [], 0)[0]:
-            return  # exited (the pid may be recycled from now on, so look no further)
-        try:
-            with open(f"/proc/{init_pid}/status", "rb") as f:
-                if b"\nVmSize:" not in f.read():
-                    return
-        except OSError:
-            return
-        time.sleep(0.0002)
-
-
-def kill_tree(pid: int, uid: int | None, user_ns: str | None, init_fd: int | None = None,
-              init_pid: int | None = None) -> list[str]:
-    """Kill the child, its session and every process it started. Returns notes on anything left.
-
-    `init_fd` is a pidfd on the child's pid-namespace keeper (ordinary-user path): killing it makes
-    the kernel kill every process in the namespace, and its exit is awaited so that none is left.
-    """
-    for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except OSError as exc:
-            if exc.errno not in (errno.ESRCH, errno.EPERM):
-                raise
-    if init_fd is not None:
-        _kill_keeper(init_fd, init_pid)
-    # The child itself is not waited for: once kill() has returned, a pending SIGKILL makes any
-    # fork it attempts fail, so only processes that exist now can be left, and the sweep gets them.
-    # The caller reaps the child later (its pid, and so its uid, stays reserved until then).
-    notes = []
-    if uid is not None and not _sweep(lambda: [p for p in processes_of_uid(uid) if p != pid]):
-        notes.append(f"processes of sandbox uid {uid} survived the kill")
-    if user_ns is not None and not _sweep(
-            lambda: [p for p in _proc_pids() if p != pid and _in_user_ns(p, user_ns)]):
-        notes.append("processes in the sandbox user namespace survived the kill")
-    return notes

@@ -1,13 +1,12 @@
 """`run_candidate`: fork, let the child run the answer, read its frames under a wall-clock deadline,
-kill everything it started, reap it, and classify the ending. Also `prepare_parent`.
+kill everything it started, reap it, and classify the ending.
 
-The parent is the trusted process (the checker worker, or the CLI): it must have imported numpy and
-torch before forking (the child inherits them for free, ~7 ms per fork instead of 1.8 s of import)
-and must not have run a multi-threaded torch op first, which is what `prepare_parent` arranges.
+The parent is the trusted process (the checker worker, or the CLI), prepared by `prepare_parent`
+(parent.py): numpy and torch imported before forking, so the child inherits them for free (~7 ms per
+fork instead of 1.8 s of import), and no multi-threaded op run first.
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import math
 import os
@@ -17,77 +16,13 @@ import time
 from checker.sandbox.child import child_main
 from checker.sandbox.classify import Ending, classify
 from checker.sandbox.frames import FrameError, FrameReader, ResultTooLarge, decode_value
-from checker.sandbox.isolation import is_pid_ns_init, kill_tree, sandbox_uid
+from checker.sandbox.isolation import sandbox_uid
 from checker.sandbox.model import Call, CallError, CallResult, Limits, RunResult
+from checker.sandbox.parent import prepare_parent
+from checker.sandbox.sweep import is_pid_ns_init, kill_tree
 
 _READ_CHUNK = 1 << 16
-_prepared = False
 _unreaped: set[int] = set()
-
-#: Modules loaded into the parent so that an answer importing them does not need to open files
-#: (the child may not open any: RLIMIT_NOFILE leaves no free descriptor).
-PRELOADED_MODULES = (
-    "math", "cmath", "functools", "itertools", "operator", "collections", "collections.abc",
-    "typing", "dataclasses", "numbers", "fractions", "decimal", "statistics", "random", "copy",
-    "enum", "abc", "contextlib", "warnings", "string", "re", "json", "heapq", "bisect",
-    "__future__", "numpy", "numpy.random", "numpy.linalg", "numpy.typing", "torch", "torch.nn", "torch.nn.functional",
-    "torch.distributions", "torch.autograd",
-)
-
-
-def prepare_parent() -> None:
-    """Make this process a safe, warm parent for sandboxed runs. Idempotent; call it early.
-
-    Sets torch to one thread before any tensor op (a parent that entered an OpenMP parallel region
-    makes forked children hang on their next large op), preloads the modules an answer may import,
-    and runs a few small single-threaded ops so lazy initialisation that opens files (torch's cpuinfo,
-    numpy's random) has happened before a child, which cannot open files, needs it.
-    """
-    global _prepared
-    if _prepared:
-        return
-    import importlib
-
-    import torch
-    torch.set_num_threads(1)
-    _single_threaded_openblas()
-    for name in PRELOADED_MODULES:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
-    import numpy as np
-    a = torch.ones(300, 300, requires_grad=True)
-    (a @ a).sum().backward()
-    torch.nn.functional.softmax(a.detach(), dim=-1)
-    x = np.random.default_rng(0).random((200, 200))
-    np.linalg.inv(x @ x.T + np.eye(200))
-    _prepared = True
-
-
-def _single_threaded_openblas() -> None:
-    """Set numpy's OpenBLAS to one thread, as torch is set, so that a child never starts BLAS threads.
-
-    A forked child has none of the parent's BLAS threads and would start its own on the first large
-    matmul; in a child that unshared a pid namespace (the ordinary-user sandbox) thread creation
-    fails and OpenBLAS then waits forever. OpenBLAS has no Python API, so the setter is looked up in
-    the library numpy loaded (its name carries the build's symbol suffix).
-    """
-    with open("/proc/self/maps") as maps:
-        paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line}
-    for path in sorted(paths):
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads_64_",
-                     "scipy_openblas_set_num_threads", "openblas_set_num_threads64_",
-                     "openblas_set_num_threads"):
-            setter = getattr(lib, name, None)
-            if setter is not None:
-                setter(ctypes.c_int(1))
-                break
-
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
                   limits: Limits = Limits()) -> RunResult:

@@ -1,0 +1,75 @@
+"""Preparing the trusted process to fork sandboxed children: `prepare_parent`.
+
+A child inherits everything the parent has loaded, so a warm parent makes a check cost a fork
+(~7 ms) instead of torch's import (1.8 s). What the child cannot do once confined (open files,
+start threads in a pid namespace) the parent does first.
+"""
+from __future__ import annotations
+
+import ctypes
+
+_prepared = False
+
+#: Modules loaded into the parent so that an answer importing them does not need to open files
+#: (the child may not open any: RLIMIT_NOFILE leaves no free descriptor).
+PRELOADED_MODULES = (
+    "math", "cmath", "functools", "itertools", "operator", "collections", "collections.abc",
+    "typing", "dataclasses", "numbers", "fractions", "decimal", "statistics", "random", "copy",
+    "enum", "abc", "contextlib", "warnings", "string", "re", "json", "heapq", "bisect", "__future__",
+    "numpy", "numpy.random", "numpy.linalg", "numpy.typing", "torch", "torch.nn", "torch.nn.functional",
+    "torch.distributions", "torch.autograd",
+)
+
+
+def prepare_parent() -> None:
+    """Make this process a safe, warm parent for sandboxed runs. Idempotent; call it early.
+
+    Sets torch to one thread before any tensor op (a parent that entered an OpenMP parallel region
+    makes forked children hang on their next large op), preloads the modules an answer may import,
+    and runs a few small single-threaded ops so lazy initialisation that opens files (torch's cpuinfo,
+    numpy's random) has happened before a child, which cannot open files, needs it.
+    """
+    global _prepared
+    if _prepared:
+        return
+    import importlib
+
+    import torch
+    torch.set_num_threads(1)
+    _single_threaded_openblas()
+    for name in PRELOADED_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    import numpy as np
+    a = torch.ones(300, 300, requires_grad=True)
+    (a @ a).sum().backward()
+    torch.nn.functional.softmax(a.detach(), dim=-1)
+    x = np.random.default_rng(0).random((200, 200))
+    np.linalg.inv(x @ x.T + np.eye(200))
+    _prepared = True
+
+
+def _single_threaded_openblas() -> None:
+    """Set numpy's OpenBLAS to one thread, as torch is set, so that a child never starts BLAS threads.
+
+    A forked child has none of the parent's BLAS threads and would start its own on the first large
+    matmul; in a child that unshared a pid namespace (the ordinary-user sandbox) thread creation
+    fails and OpenBLAS then waits forever. OpenBLAS has no Python API, so the setter is looked up in
+    the library numpy loaded (its name carries the build's symbol suffix).
+    """
+    with open("/proc/self/maps") as maps:
+        paths = {line.split()[-1] for line in maps if "openblas" in line.lower() and "/" in line}
+    for path in sorted(paths):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads_64_",
+                     "scipy_openblas_set_num_threads", "openblas_set_num_threads64_",
+                     "openblas_set_num_threads"):
+            setter = getattr(lib, name, None)
+            if setter is not None:
+                setter(ctypes.c_int(1))
+                break
