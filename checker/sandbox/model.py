@@ -19,9 +19,11 @@ ERROR_KINDS = ("syntax", "missing-function", "exception", "timeout", "memory", "
 class Limits:
     """Resource limits for one run (all calls together).
 
-    `memory_mb` is headroom above what the forked child already maps (it inherits the parent's
-    address space, torch included), applied as RLIMIT_AS. `output_bytes` of stdout+stderr are kept;
-    the child is killed once it has printed `output_kill_bytes`.
+    `wall_s` bounds the whole run (the parent kills the child); `cpu_s` is RLIMIT_CPU (SIGKILL at
+    the limit). `memory_mb` is headroom above what the forked child already maps (it inherits the
+    parent's address space, torch included), applied as RLIMIT_AS per process. `output_bytes` of
+    stdout+stderr are kept; the child is killed once it has printed `output_kill_bytes`.
+    `max_result_bytes` caps the array bytes sent back. `max_processes` is RLIMIT_NPROC (threads count).
     """
     wall_s: float = 10.0
     cpu_s: int = 10
