@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import socket
 from pathlib import Path
@@ -273,3 +274,36 @@ def test_no_network_reaches_the_parents_loopback():
             server.accept()
     finally:
         server.close()
+
+
+def test_the_child_dies_with_a_checker_that_dies_mid_check():
+    """PR_SET_PDEATHSIG: a checker process killed during a check takes its sandboxed child with it."""
+    source = (HOSTILE / "infinite_loop.py").read_text()
+    checker = os.fork()
+    if checker == 0:  # pragma: no cover - a checker process that will be killed mid-check
+        try:
+            run_candidate(source, "answer", [Call((1,))], limits=Limits(wall_s=60, cpu_s=60))
+        finally:
+            os._exit(0)
+    try:
+        child = None
+        while child is None:  # the checker's sandboxed child, once it has confined itself
+            for name in os.listdir("/proc"):
+                if name.isdigit() and int(name) != checker:
+                    try:
+                        stat = Path(f"/proc/{name}/stat").read_text()
+                    except OSError:
+                        continue
+                    uid = running_uid(name)
+                    if int(stat.rsplit(")", 1)[1].split()[1]) == checker and uid is not None and (
+                            not ROOT or uid >= SANDBOX_UID_BASE):
+                        child = int(name)
+            assert os.waitpid(checker, os.WNOHANG) == (0, 0), "the checker ended on its own"
+        watch = os.pidfd_open(child)
+    finally:
+        os.kill(checker, signal.SIGKILL)
+        os.waitpid(checker, 0)
+    try:
+        assert select.select([watch], [], [], 30)[0], "the sandboxed child outlived its checker"
+    finally:
+        os.close(watch)
