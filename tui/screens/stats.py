@@ -8,12 +8,14 @@ textual-plotext, tables Textual's DataTable.
 """
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timezone
 from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
@@ -85,14 +87,31 @@ class StatsScreen(Screen):
         from cards.stats import summary
 
         now = session.now() if hasattr(session, "now") else datetime.now(timezone.utc)
+        lock = getattr(session, "io_lock", None) or contextlib.nullcontext()
         try:
-            data = summary(session.store, now, self.days, drills=session.drills or None,
-                           deckset=session.deckset if session.deckset.cards else None)
+            with lock:  # the store is not closed under a reading thread (quitting mid-computation)
+                if session.store is None:
+                    return
+                data = summary(session.store, now, self.days, drills=session.drills or None,
+                               deckset=session.deckset if session.deckset.cards else None)
         except Exception as exc:  # noqa: BLE001 - shown, never raised in the app
-            self.app.call_from_thread(self.query_one("#stats-head", Static).update,
-                                      f"Could not compute the statistics: {exc}")
+            self.post_message(self.Computed(None, f"Could not compute the statistics: {exc}"))
             return
-        self.app.call_from_thread(self.show, data)
+        self.post_message(self.Computed(data, None))
+
+    class Computed(Message):
+        """The worker's result, delivered on the UI thread (post_message never blocks a quitting app)."""
+
+        def __init__(self, data: dict | None, error: str | None) -> None:
+            super().__init__()
+            self.data = data
+            self.error = error
+
+    def on_stats_screen_computed(self, message: "StatsScreen.Computed") -> None:
+        if message.data is None:
+            self.query_one("#stats-head", Static).update(message.error or "")
+        else:
+            self.show(message.data)
 
     # -- showing ---------------------------------------------------------------------------
 
