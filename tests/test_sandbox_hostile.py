@@ -17,7 +17,7 @@ import torch
 
 from checker.sandbox import Call, Limits, Opaque, reap_finished, run_candidate
 from checker.sandbox.isolation import SANDBOX_UID_BASE
-from checker.sandbox.sweep import sigkill_pending
+from checker.sandbox.sweep import sigkill_pending, sweep_orphans
 
 HOSTILE = Path(__file__).parent / "hostile"
 CORPUS = sorted(HOSTILE.glob("*.py"))
@@ -307,3 +307,43 @@ def test_the_child_dies_with_a_checker_that_dies_mid_check():
         assert select.select([watch], [], [], 30)[0], "the sandboxed child outlived its checker"
     finally:
         os.close(watch)
+
+
+@needs_root
+def test_a_new_checker_clears_up_what_a_dead_one_left():
+    """A process left under a sandbox uid whose run's child no longer exists is killed; one whose run
+    is still going (its child exists under that uid) is left alone."""
+    gone = os.fork()
+    if gone == 0:  # pragma: no cover
+        os._exit(0)
+    os.waitpid(gone, 0)  # a run's child that has ended: its uid's processes are orphans
+
+    def sandboxed_sleeper(owner: int | None) -> int:
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover
+            try:
+                uid = SANDBOX_UID_BASE + (owner if owner is not None else os.getpid())
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                signal.pause()
+            finally:
+                os._exit(0)
+        return pid
+
+    orphan = sandboxed_sleeper(gone)
+    live_child = sandboxed_sleeper(None)  # stands for a live run's child: uid = base + its own pid
+    try:
+        while (running_uid(orphan) != SANDBOX_UID_BASE + gone
+               or running_uid(live_child) != SANDBOX_UID_BASE + live_child):
+            os.sched_yield()  # until both have dropped to their uid
+        assert sweep_orphans(SANDBOX_UID_BASE) >= 1
+        assert os.waitpid(orphan, 0)[1] == signal.SIGKILL
+        assert os.waitpid(live_child, os.WNOHANG) == (0, 0)
+    finally:
+        for pid in (orphan, live_child):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass

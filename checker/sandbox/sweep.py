@@ -153,3 +153,41 @@ def kill_tree(pid: int, uid: int | None, user_ns: str | None, init_fd: int | Non
             lambda: [p for p in _proc_pids() if p != pid and _in_user_ns(p, user_ns)]):
         notes.append("processes in the sandbox user namespace survived the kill")
     return notes
+
+
+def _real_uid(pid: int) -> int | None:
+    try:
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    at = data.find(b"\nUid:\t")
+    return int(data[at + 6:data.index(b"\t", at + 6)]) if at >= 0 else None
+
+
+def sweep_orphans(uid_base: int) -> int:
+    """Kill processes left by sandboxed runs whose checker died mid-check (root only).
+
+    A run's uid is `uid_base + the child's pid`; while that child exists with that uid (even as a
+    zombie), the run belongs to a live checker and is left alone. Otherwise whatever still runs
+    under the uid is an orphan, since only the dead checker would have swept it. Returns how many
+    processes were killed.
+    """
+    killed = 0
+    for pid in _proc_pids():
+        uid = _real_uid(pid)
+        if uid is None or not uid_base <= uid < uid_base + (1 << 22):
+            continue
+        if _real_uid(uid - uid_base) == uid:
+            continue  # the run's child (maybe this very process) exists: a live checker owns it
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except OSError:
+            pass
+    return killed
