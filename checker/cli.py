@@ -80,6 +80,15 @@ def _get_drill(drill_id: str):
         raise UsageError(f"unknown drill {drill_id!r}; known: {', '.join(d.id for d in load_drills())}") from None
 
 
+def _drill_and_framework(args: argparse.Namespace):
+    """The drill named on the command line and the framework asked for (default: its first)."""
+    drill = _get_drill(args.drill)
+    framework = args.framework or drill.frameworks[0]
+    if framework not in drill.frameworks:
+        raise UsageError(f"drill {drill.id!r} has no {framework} version ({', '.join(drill.frameworks)})")
+    return drill, framework
+
+
 def read_source(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
@@ -143,10 +152,7 @@ def cmd_drills(args: argparse.Namespace) -> int:
 
 def cmd_start(args: argparse.Namespace) -> int:
     try:
-        drill = _get_drill(args.drill)
-        framework = args.framework or drill.frameworks[0]
-        if framework not in drill.frameworks:
-            raise UsageError(f"drill {drill.id!r} has no {framework} version ({', '.join(drill.frameworks)})")
+        drill, framework = _drill_and_framework(args)
     except UsageError as exc:
         return _fail(str(exc))
     path = Path(args.path or f"{drill.id.replace('-', '_')}_{framework}.py")
@@ -172,10 +178,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def cmd_solution(args: argparse.Namespace) -> int:
     try:
-        drill = _get_drill(args.drill)
-        framework = args.framework or drill.frameworks[0]
-        if framework not in drill.frameworks:
-            raise UsageError(f"drill {drill.id!r} has no {framework} version ({', '.join(drill.frameworks)})")
+        drill, framework = _drill_and_framework(args)
     except UsageError as exc:
         return _fail(str(exc))
     print(drill.solution(framework), end="")
