@@ -32,7 +32,7 @@ class Failure:
     example: Example
     mismatch: Mismatch | None
     detail: str = ""
-    got: dict | None = None  # the answer's outputs on this example (when they had the right structure)
+    got: dict | None = None  # the answer's outputs (and "grad:<input>" gradients) on this example
 
 
 def _runner():
@@ -152,7 +152,7 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
             if c.custom is not None:
                 detail = c.custom(ex, got)
                 if detail:
-                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
+                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got_all))
                 continue
             mm = None
             for f in c.fields:
@@ -162,7 +162,7 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
                 if mm is not None:
                     break
             if mm is not None:
-                failures.setdefault(c.id, []).append(Failure(i, ex, mm, "", got))
+                failures.setdefault(c.id, []).append(Failure(i, ex, mm, "", got_all))
     return [c for c in checks if c.id in applied], failures
 
 
@@ -248,10 +248,10 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
     if mm is not None and mm.field.startswith(("grad:", "nograd:")):
         name = mm.field.split(":", 1)[1]
         label = _field_name(mm.field)
-        expected = {label: exp.grads.get(name) if exp.grads.get(name) is not None else "no gradient"}
-        got = {label: mm.got if mm.index == () else None}
-        if fail.got is not None and mm.index != ():
-            got = {label: mm.got}
+        want = exp.grads.get(name)
+        got_grad = (fail.got or {}).get(f"grad:{name}")
+        expected = {label: want if want is not None else "no gradient"}
+        got = {label: got_grad if got_grad is not None else (mm.got if isinstance(mm.got, str) else "no gradient")}
     else:
         fields = [f for f in (check.fields or spec.output_fields) if f in exp.outputs] or list(exp.outputs)
         expected = {f: exp.outputs[f] for f in fields}
