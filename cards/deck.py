@@ -22,7 +22,7 @@ CHECKLIST_PATH = Path(__file__).resolve().parent / "checklist.yaml"
 KINDS = ("qa", "code", "dashboard", "number", "derive")
 LANGS = ("en", "zh")
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_DECK_KEYS = {"deck", "title", "title_zh", "description", "cards"}
+_DECK_KEYS = {"deck", "title", "title_zh", "description", "order", "cards"}
 _DECK_REQUIRED = ("deck", "title", "cards")
 _CARD_KEYS = {"id", "kind", "front", "back", "tags", "source", "concepts", "zh"}
 _CARD_REQUIRED = ("id", "kind", "front", "back", "source")
@@ -83,6 +83,7 @@ class Deck:
     description: str
     cards: tuple[Card, ...]
     file: str = field(default="", compare=False)
+    order: int | None = field(default=None, compare=False)  # place in the study order (None: after those with one)
 
     def display_title(self, lang: str = "en") -> str:
         """The deck title in `lang`, falling back to English."""
@@ -91,7 +92,8 @@ class Deck:
 
 @dataclass(frozen=True)
 class DeckSet:
-    """All decks of a folder: decks in file-name order, cards in deck then file order.
+    """All decks of a folder: decks in study order (their `order`, then file name), cards in deck then file
+    order.
 
     `errors` lists every problem found; decks and cards with errors are left out, the rest load.
     """
@@ -238,6 +240,8 @@ def load_deck_file(path: Path) -> tuple[Deck | None, list[DeckError]]:
             err(key, "must be a non-empty string")
     if "cards" in raw and not isinstance(raw["cards"], list):
         err("cards", "must be a list of cards")
+    if "order" in raw and (isinstance(raw["order"], bool) or not isinstance(raw["order"], int) or raw["order"] < 1):
+        err("order", "must be a positive integer (the deck's place in the study order)")
     if errors:
         return None, errors
     cards: list[Card] = []
@@ -253,7 +257,7 @@ def load_deck_file(path: Path) -> tuple[Deck | None, list[DeckError]]:
         seen[card.id] = card.line
         cards.append(card)
     deck = Deck(id=path.stem, title=raw["title"], title_zh=raw.get("title_zh"),
-                description=raw.get("description", ""), cards=tuple(cards), file=name)
+                description=raw.get("description", ""), cards=tuple(cards), file=name, order=raw.get("order"))
     return deck, errors
 
 
@@ -304,8 +308,10 @@ def load_decks(folder: Path | str | None = None, *, use_cache: bool = True) -> D
             owner[card.id] = card
             kept.append(card)
         if len(kept) != len(deck.cards):
-            deck = Deck(deck.id, deck.title, deck.title_zh, deck.description, tuple(kept), deck.file)
+            deck = Deck(deck.id, deck.title, deck.title_zh, deck.description, tuple(kept), deck.file, deck.order)
         decks.append(deck)
+    # new cards are introduced deck by deck: the foundations (GAE, the objective) before the rest
+    decks.sort(key=lambda d: (d.order is None, d.order or 0, d.file))
     result = DeckSet(decks=tuple(decks), errors=tuple(errors))
     if use_cache:
         _CACHE[folder] = (sig, result)

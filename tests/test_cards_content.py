@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DECKS_DIR = ROOT / "cards" / "decks"
 CHECKLIST = ROOT / "cards" / "checklist.yaml"
 
-DECK_KEYS = {"deck", "title", "title_zh", "description", "cards"}
+DECK_KEYS = {"deck", "title", "title_zh", "description", "order", "cards"}
 CARD_KEYS = {"id", "kind", "front", "back", "tags", "source", "concepts", "zh"}
 ZH_KEYS = {"front", "back"}
 KINDS = {"qa", "code", "dashboard", "number", "derive"}

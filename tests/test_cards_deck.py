@@ -57,6 +57,27 @@ def test_good_decks_load_in_file_order_with_all_fields(tmp_path):
     assert ds.order["beta-one"] == 2
 
 
+def test_decks_with_an_order_come_first_in_that_order(tmp_path):
+    write(tmp_path, "alpha", GOOD.format(name="alpha"))
+    write(tmp_path, "gamma", GOOD.format(name="gamma").replace('description: "fixture"\n',
+                                                               'description: "fixture"\norder: 1\n'))
+    write(tmp_path, "beta", GOOD.format(name="beta").replace('description: "fixture"\n',
+                                                             'description: "fixture"\norder: 2\n'))
+    ds = load_decks(tmp_path)
+    assert ds.errors == ()
+    assert [d.id for d in ds.decks] == ["gamma", "beta", "alpha"]
+    assert ds.order["gamma-one"] == 0  # new cards are introduced in this order
+
+
+@pytest.mark.parametrize("value", ["0", "first", "true", "1.5"])
+def test_a_bad_deck_order_is_located(tmp_path, value):
+    write(tmp_path, "alpha", GOOD.format(name="alpha").replace('description: "fixture"\n',
+                                                               f'description: "fixture"\norder: {value}\n'))
+    ds = load_decks(tmp_path)
+    assert ds.decks == () and len(ds.errors) == 1
+    assert ds.errors[0].field == "order" and ds.errors[0].line == 5
+
+
 def test_empty_back_names_file_line_card_and_field(tmp_path):
     path = write(tmp_path, "gae", GOOD.format(name="gae").replace('back: "Back two"', 'back: ""'))
     ds = load_decks(tmp_path)
