@@ -7,14 +7,17 @@ module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
 "seed"}`; reply `{"id", "ok": true, "report": Report.to_json()}`, or `{"id", "ok": false, "usage": msg}`
-when the drill or framework cannot be inferred, or `{"id", "ok": false, "error": msg}` when the checker
-itself failed. The worker announces `{"ready": true}` once imported and exits when its stdin closes.
+when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
+abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
+`{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
+`{"ready": true}` once imported and exits when its stdin closes.
 """
 from __future__ import annotations
 
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -24,6 +27,10 @@ from concurrent.futures import Future
 
 class CheckerUnavailable(RuntimeError):
     """The checker worker could not be started or died; the message says why."""
+
+
+class CheckCancelled(RuntimeError):
+    """The check was abandoned because a newer one superseded it (`CheckerClient.cancel_running`)."""
 
 
 class CheckerClient:
@@ -116,7 +123,20 @@ class CheckerClient:
             from checker.cli import UsageError
 
             raise UsageError(reply["usage"])
+        if reply.get("cancelled"):
+            raise CheckCancelled("superseded by a newer check")
         raise CheckerUnavailable(f"the checker failed: {reply.get('error')}")
+
+    def cancel_running(self) -> None:
+        """Abandon the check the worker is running, if any: the candidate's process is killed and that
+        check's caller gets `CheckCancelled`. The app calls this when a new run supersedes the last."""
+        with self._lock:
+            proc, busy = self._proc, bool(self._pending)
+        if busy and proc is not None and proc.poll() is None:
+            try:
+                os.kill(proc.pid, signal.SIGUSR1)
+            except ProcessLookupError:
+                pass
 
     # ---- plumbing -----------------------------------------------------------------------------
     def _why(self) -> str:
@@ -150,6 +170,19 @@ class CheckerClient:
 
 # ---- the worker side --------------------------------------------------------------------------------
 
+class _Cancelled(BaseException):
+    """Raised in the worker by SIGUSR1 while a check runs (a BaseException, so no `except Exception` in
+    the engine swallows it; the sandbox's `finally` still kills the candidate's processes)."""
+
+
+_checking = False
+
+
+def _on_cancel(signum, frame) -> None:
+    if _checking:
+        raise _Cancelled()
+
+
 def _warm() -> None:
     """Draw every drill's examples (and load its mistake catalogue) so the first check is fast too."""
     from checker.catalogue import variants
@@ -177,6 +210,8 @@ def serve(stdin=None, stdout=None) -> int:
 
     from checker.cli import UsageError, run_check
 
+    global _checking
+    signal.signal(signal.SIGUSR1, _on_cancel)
     out = stdout or os.fdopen(os.dup(1), "w", buffering=1)
     sys.stdout = sys.stderr  # nothing we import may write on the protocol channel
     inp = stdin or sys.stdin
@@ -196,8 +231,15 @@ def serve(stdin=None, stdout=None) -> int:
             continue
         reply = {"id": req.get("id")}
         try:
-            report = run_check(req["source"], req.get("drill"), req.get("framework"), int(req.get("seed") or 0))
+            _checking = True
+            try:
+                report = run_check(req["source"], req.get("drill"), req.get("framework"),
+                                   int(req.get("seed") or 0))
+            finally:
+                _checking = False
             reply.update(ok=True, report=report.to_json())
+        except _Cancelled:
+            reply.update(ok=False, cancelled=True)
         except UsageError as exc:
             reply.update(ok=False, usage=str(exc))
         except Exception as exc:  # noqa: BLE001 - the worker reports and keeps serving

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from checker.cli import UsageError
-from checker.service import CheckerClient, CheckerUnavailable
+from checker.service import CheckCancelled, CheckerClient, CheckerUnavailable
 from drills import get_drill
 
 
@@ -36,6 +36,31 @@ def test_right_and_wrong_answers_through_the_worker(client):
     bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-no-bootstrap")
     bad = client.check(bug.source("numpy"), drill="gae")
     assert not bad.passed and "gae-no-bootstrap" in bad.mistake_ids and bad.counterexample is not None
+
+
+def test_a_superseded_check_is_cancelled_and_its_process_killed(client):
+    import threading
+    import time
+
+    spin = ("import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+            "    while True:\n        pass\n")
+    outcome = {}
+
+    def slow():
+        t = time.monotonic()
+        try:
+            client.check(spin)
+        except CheckCancelled as exc:
+            outcome["cancelled"] = exc
+        outcome["seconds"] = time.monotonic() - t
+
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(1.0)  # the spinning answer is running in the sandbox by now
+    client.cancel_running()
+    thread.join(timeout=30)
+    assert "cancelled" in outcome and outcome["seconds"] < 5  # not the 10 s wall limit
+    assert client.check(get_drill("gae").solution("numpy")).passed  # the worker serves on
 
 
 def test_usage_errors_come_back_as_usage_errors(client):

@@ -30,6 +30,9 @@ class CheckRunner:
 
     def start_check(self, source: str, drill: str | None, framework: str | None,
                     context: Any = None) -> None:
+        cancel = getattr(self.app.checker_client(), "cancel_running", None)
+        if cancel is not None:  # a new run supersedes the last: stop it in the checker too
+            cancel()
         self._check_worker(source, drill, framework, context)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="check")
