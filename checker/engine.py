@@ -15,7 +15,7 @@ import numpy as np
 
 from checker.report import CheckResult, Counterexample, Diagnosis, Report, fmt
 from checker.specs import Check, DrillSpec, Example, Expected, spec_for
-from checker.specs.base import Mismatch, OutputProblem, close, first_mismatch
+from checker.specs.base import Mismatch, OutputProblem, first_mismatch
 
 OUTPUT_CHECKS = (
     ("output-type", "returns the right type"),
