@@ -64,9 +64,9 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
                     stdout=result.stdout)
 
     signature_problem = _signature_problem(spec, result.signature)
-    if result.error is not None and result.error.kind in ("syntax", "missing-function") or (
-            result.error is not None and result.error.call_index is None):
-        report.error = _error(result.error, examples)
+    err = result.error
+    if err is not None and (err.kind in ("syntax", "missing-function") or err.call_index is None):
+        report.error = _error(err, examples)  # nothing ran: no check to report on
         report.elapsed_ms = (time.perf_counter() - t0) * 1e3
         return report
     if signature_problem:
@@ -87,8 +87,10 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         fail = min(failures[head.id], key=lambda f: f.example.size())
         shrinkable = head.custom is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
         if fail.example.label == "random" and shrinkable:
-            fail = shrink(spec, framework, head, fail, source, run, kwargs)
-            fail.example = replace(fail.example, label="shrunk from a random case")
+            shrunk = shrink(spec, framework, head, fail, source, run, kwargs)
+            if shrunk is not fail:
+                shrunk.example = replace(shrunk.example, label="shrunk from a random case")
+            fail = shrunk
         report.counterexample = _counterexample(spec, framework, head, fail)
         for cr, c in zip(report.checks, checks):
             if not cr.passed:
