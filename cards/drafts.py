@@ -1,12 +1,15 @@
-"""Saved answers: the code a candidate is typing for a drill, kept on disk as they type.
+"""Saved answers: the code a candidate is typing for a drill, kept on disk as they type, and the time
+already spent on the current attempt, so the drill's clock carries on when it is reopened.
 
 One plain file per drill and framework, `<data_dir>/answers/<drill>/<framework>.py`, so an answer
-can also be opened in any editor or handed to `ppo-drill check`. Every write goes to a temporary
-file in the same folder and is then `os.replace`d over the old one: a crash mid-write leaves either
-the old answer or the new one, never half of each. No Textual, no torch.
+can also be opened in any editor or handed to `ppo-drill check`; the clock is
+`<data_dir>/answers/<drill>/clock.json`. Every write goes to a temporary file in the same folder and
+is then `os.replace`d over the old one: a crash mid-write leaves either the old content or the new
+one, never half of each. No Textual, no torch.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -45,7 +48,30 @@ def load_draft(drill_id: str, framework: str, root: Path | str | None = None) ->
 
 def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None = None) -> Path:
     """Write the answer atomically (temp file + fsync + os.replace); returns its path."""
-    path = draft_path(drill_id, framework, root)
+    return _write_atomically(draft_path(drill_id, framework, root), code)
+
+
+def clock_path(drill_id: str, root: Path | str | None = None) -> Path:
+    base = Path(root) if root is not None else data_dir()
+    return base / ANSWERS / _checked(drill_id, "drill id") / "clock.json"
+
+
+def load_clock(drill_id: str, root: Path | str | None = None) -> float:
+    """Seconds already spent on the drill's current attempt (0 when none, or when the file is damaged:
+    a clock is not worth blocking a drill for)."""
+    try:
+        seconds = float(json.loads(clock_path(drill_id, root).read_text(encoding="utf-8"))["elapsed_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+    return seconds if seconds >= 0 else 0.0
+
+
+def save_clock(drill_id: str, elapsed_s: float, root: Path | str | None = None) -> Path:
+    """Remember the time spent on the current attempt (0 starts the next attempt afresh)."""
+    return _write_atomically(clock_path(drill_id, root), json.dumps({"elapsed_s": round(float(elapsed_s), 1)}))
+
+
+def _write_atomically(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = path.stat().st_mode & 0o777  # keep the file's permissions across the replace
@@ -55,7 +81,7 @@ def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(code)
+            fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

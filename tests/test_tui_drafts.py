@@ -63,3 +63,13 @@ def test_set_aside_keeps_the_bytes_under_a_new_name():
     assert (first.name, second.name) == ("numpy.py.unreadable", "numpy.py.unreadable-2")
     assert (first.read_bytes(), second.read_bytes()) == (b"\xff one", b"\xff two")
     assert not path.exists()
+
+
+def test_the_drill_clock_round_trips_and_a_damaged_one_reads_as_zero():
+    assert drafts.load_clock("gae") == 0.0  # never opened
+    drafts.save_clock("gae", 123.46)
+    assert drafts.load_clock("gae") == 123.5
+    assert drafts.saved_frameworks("gae") == []  # the clock is not an answer
+    for junk in ("{not json", '{"elapsed_s": -5}', '{"other": 1}', '[1, 2]'):
+        drafts.clock_path("gae").write_text(junk)
+        assert drafts.load_clock("gae") == 0.0

@@ -205,6 +205,34 @@ async def test_quit_mid_drill_and_find_the_code_again():
         assert "saved answer" in text_of(ws.query_one("#ws-framework"))
 
 
+async def test_the_drill_clock_carries_on_when_reopened_and_restarts_after_a_pass():
+    from tui.widgets.countdown import Countdown
+
+    clock = FixedClock()
+    app = make_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ws = await open_drill(pilot, app, "gae")
+        clock.advance(seconds=150)
+        assert ws.query_one(Countdown).elapsed() == 150
+        await pilot.press("escape")  # back to the dashboard: the time is kept
+        await pilot.pause()
+    assert drafts.load_clock("gae") == 150
+    app = make_app(clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        ws = await open_drill(pilot, app, "gae")
+        clock.advance(seconds=30)
+        assert ws.query_one(Countdown).elapsed() == 180  # 2.5 min earlier + 0.5 min now
+        ws.editor.load_text(get_drill("gae").solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert app.session.store.attempts("gae")[-1].elapsed_s == 180  # the whole attempt, both sittings
+        assert ws.query_one(Countdown).elapsed() == 0  # the next attempt starts afresh
+    assert drafts.load_clock("gae") == 0
+
+
 async def test_typing_is_saved_without_leaving_the_drill(monkeypatch):
     from tui.screens import workspace
 

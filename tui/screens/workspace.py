@@ -65,7 +65,10 @@ class WorkspaceScreen(CheckRunner, Screen):
             yield Static(f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
                          id="ws-title")
             yield Static(id="ws-framework")
-            yield Countdown(d.target_minutes * 60, self.app.clock, id="ws-clock")
+            # kept by reference, like the editor, so its time can be saved while the screen unmounts
+            self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
+                                        id="ws-clock")
+            yield self._countdown
         with Horizontal(id="ws-main"):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
                 with TabPane("Prompt", id="tab-prompt"):
@@ -154,8 +157,16 @@ class WorkspaceScreen(CheckRunner, Screen):
         except OSError as exc:
             self.notify(f"Could not save your answer: {exc}", severity="error", timeout=20)
 
+    def save_clock(self) -> None:
+        """Remember the attempt's time so the clock carries on when the drill is reopened."""
+        try:
+            drafts.save_clock(self.drill.id, self._countdown.elapsed())
+        except Exception:  # noqa: BLE001 - losing the clock must never lose the answer or block leaving
+            pass
+
     def on_unmount(self) -> None:
         self.save_now()
+        self.save_clock()
 
     def action_back(self) -> None:
         self.save_now()
@@ -178,6 +189,9 @@ class WorkspaceScreen(CheckRunner, Screen):
         note = f"  · {format_seconds(context['elapsed_s'])}"
         self.results.show_report(report, extra=note)
         self._show_side("tab-results")
+        if report.passed:  # this attempt is over; the next one gets the full target time
+            self._countdown.restart()
+            self.save_clock()
         try:
             outcome = self.app.session.record_check(
                 report, self.drill, context["framework"], started_at=context["started_at"],
@@ -252,6 +266,8 @@ class WorkspaceScreen(CheckRunner, Screen):
                 self.editor.load_text(self.drill.starter(self.framework))
                 self._baseline = None  # force the write: the file must hold the starter now
                 self.save_now()
+                self._countdown.restart()  # a fresh start is a fresh attempt
+                self.save_clock()
                 self._show_framework()
 
         self.app.push_screen(ConfirmScreen(

@@ -1,5 +1,6 @@
 """`Countdown`: the drill clock, counting down from the target time; pausable, and past zero it
-keeps counting as overtime (shown, never enforced)."""
+keeps counting as overtime (shown, never enforced). It starts from the time already spent on the
+attempt in earlier sittings, so closing and reopening a drill does not reset it."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,10 +23,11 @@ class Countdown(Static):
 
     paused: reactive[bool] = reactive(False)
 
-    def __init__(self, target_s: float, clock: Callable[[], datetime], **kwargs) -> None:
+    def __init__(self, target_s: float, clock: Callable[[], datetime], already_s: float = 0.0, **kwargs) -> None:
         super().__init__(**kwargs)
         self.target_s = target_s
         self.clock = clock
+        self.already_s = already_s
         self.started = clock()
         self._paused_at: datetime | None = None
         self._paused_s = 0.0
@@ -35,9 +37,18 @@ class Countdown(Static):
         self._tick()
 
     def elapsed(self) -> float:
-        """Seconds worked on the drill so far, pauses excluded."""
+        """Seconds worked on the attempt so far (earlier sittings included), pauses excluded."""
         end = self._paused_at or self.clock()
-        return max(0.0, (end - self.started).total_seconds() - self._paused_s)
+        return self.already_s + max(0.0, (end - self.started).total_seconds() - self._paused_s)
+
+    def restart(self) -> None:
+        """Start a new attempt from the full target time (after a pass, or a reset to the starter)."""
+        self.already_s = 0.0
+        self.started = self.clock()
+        self._paused_s = 0.0
+        if self._paused_at is not None:
+            self._paused_at = self.started
+        self._tick()
 
     def toggle(self) -> bool:
         """Pause or resume; returns True when now paused."""
