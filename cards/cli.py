@@ -28,7 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_review))
 
-    p = sub.add_parser("cards", help="list decks with new / learning / due-review counts")
+    p = sub.add_parser("cards", help="list decks with unseen / learning / due-review counts",
+                       description="Each deck's unseen cards, learning and review cards due now, and its "
+                                   "size; then how many new cards today's daily limit still allows.")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_cards))
@@ -142,15 +144,19 @@ def cmd_cards(args: argparse.Namespace) -> int:
                           "errors": [str(e) for e in deckset.errors]}, ensure_ascii=False, indent=2))
         return 0
     width = max([len(r["deck"]) for r in rows] + [len("total")])
-    header = f"{'deck':<{width}}  {'new':>5}  {'learn':>5}  {'due':>5}  {'cards':>5}"
+    # unseen, learning due, review due and cards all add up to the totals; today's new-card allowance is
+    # one number for all decks, so it is said once, below (the dashboard's "New today")
+    header = f"{'deck':<{width}}  {'unseen':>6}  {'learn':>5}  {'due':>5}  {'cards':>5}"
     print(header)
     print("-" * len(header))
     for r in rows:
-        print(f"{r['deck']:<{width}}  {r['new']:>5}  {r['learning']:>5}  {r['review']:>5}  {r['total']:>5}")
+        print(f"{r['deck']:<{width}}  {r['unseen']:>6}  {r['learning']:>5}  {r['review']:>5}  {r['total']:>5}")
     print("-" * len(header))
-    print(f"{'total':<{width}}  {totals['new']:>5}  {totals['learning']:>5}  {totals['review']:>5}  "
+    print(f"{'total':<{width}}  {totals['unseen']:>6}  {totals['learning']:>5}  {totals['review']:>5}  "
           f"{totals['total']:>5}")
-    print(f"new cards left today: {remaining}")
+    print(f"due now: {totals['learning'] + totals['review']} (learn + due); new cards today: "
+          f"{totals['new']} of the {totals['unseen']} unseen (daily limit {scheduler.new_per_day}, "
+          f"{remaining} left today)")
     return 0
 
 
@@ -161,7 +167,12 @@ def cmd_export_anki(args: argparse.Namespace) -> int:
     deckset = _load_decks(args)
     if not deckset.cards:
         raise _UsageError("no cards to export")
-    count = export_apkg(deckset, args.path, lang=args.lang)
+    try:
+        count = export_apkg(deckset, args.path, lang=args.lang)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from exc
+    except OSError as exc:  # the temp file beside it could not be written: name what the user gave
+        raise _UsageError(f"cannot write {args.path}: {exc.strerror or exc}") from exc
     print(f"wrote {count} notes in {len(deckset.decks)} decks to {args.path}")
     return 0
 
@@ -193,9 +204,14 @@ def cmd_import_progress(args: argparse.Namespace) -> int:
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
-        text = sys.stdin.read() if args.path == "-" else open(args.path, encoding="utf-8").read()
+        raw = sys.stdin.buffer.read() if args.path == "-" else open(args.path, "rb").read()
     except OSError as exc:
         raise _UsageError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _UsageError(f"{name} is not a progress export (not UTF-8 text: byte {exc.start} cannot be "
+                          f"decoded); nothing was imported") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -23,6 +23,7 @@ from cards import drafts
 from tui.checking import CheckRunner
 from tui.screens.dialogs import CodeScreen, ConfirmScreen
 from tui.summary import format_seconds
+from tui.widgets.code_editor import CodeEditor
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.results import ResultsPanel
@@ -79,7 +80,7 @@ class WorkspaceScreen(CheckRunner, Screen):
                         yield MarkdownText(self._hints_text(), id="ws-hints")
                 with TabPane("Results", id="tab-results"):
                     yield ResultsPanel(card_key="ctrl+l", id="ws-results")
-            self._editor = TextArea.code_editor("", language="python", id="ws-editor", soft_wrap=False)
+            self._editor = CodeEditor.code_editor("", language="python", id="ws-editor", soft_wrap=False)
             yield self._editor
         yield Footer(compact=True, show_command_palette=False)
 
