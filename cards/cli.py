@@ -38,13 +38,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export-anki", help="export all decks to an Anki package (.apkg)",
                        description="Re-importing a newer export into Anki updates existing notes "
                        "(stable note GUIDs) instead of duplicating them.")
-    p.add_argument("path", metavar="PATH.apkg")
+    p.add_argument("path", metavar="PATH.apkg", help="the package file to write (its folder must exist)")
     p.add_argument("--lang", choices=("en", "zh", "both"), default="en",
                    help="which language's text to export (default en; both puts Chinese under English)")
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_export_anki))
 
-    p = sub.add_parser("export-progress", help="write all progress (reviews, attempts, mocks, settings) as JSON")
+    p = sub.add_parser("export-progress", help="write all progress (reviews, attempts, mocks, settings, saved "
+                       "answers) as JSON",
+                       description="Write everything this data folder holds as one JSON file, to move it to "
+                                   "another machine with `import-progress` or keep as a backup.")
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="output file, or - for stdout (default)")
     p.set_defaults(handler=_guarded(cmd_export_progress))
 

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check an answer (a file, or - for pasted code on stdin)",
                        description="Check an answer against the reference PPO core. Exit 0 when it passes, "
                                    "1 when it does not, 2 for a usage problem.")
-    p.add_argument("file", metavar="FILE|-")
+    p.add_argument("file", metavar="FILE|-", help="the answer file, or - to paste the code on stdin")
     p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line written by `start`, "
                                                  "else inferred from the function name)")
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
@@ -70,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Check FILE, then again each time it is saved (however the editor saves: "
                                    "in place, or by renaming a new file over it; a deleted file is checked "
                                    "again once it is back). Each verdict is recorded like `check`. Ctrl-C stops.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="the answer file to check on every save")
     p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line, else inferred "
                                                  "from the function name)")
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")

@@ -1,5 +1,5 @@
 """`HelpScreen`: the keys, and what each screen is for, as Markdown kept beside the screen. The
-section of the screen help was opened from comes first."""
+section of the screen help was opened from comes first, then the introduction and the others."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
@@ -141,9 +141,11 @@ mistakes the checker named most often). `ppo-drill stats` prints the same number
 
 
 def help_markdown(about: str | None = None) -> str:
-    """The whole help, the section for screen class `about` first."""
-    order = sorted(SECTIONS, key=lambda name: name != about)
-    return INTRO + "\n" + "\n".join(SECTIONS[name] for name in order)
+    """The whole help; the section for screen class `about` comes first, above the introduction, so it
+    is what shows without scrolling even at 80x24."""
+    first = [SECTIONS[about]] if about in SECTIONS else []
+    rest = [SECTIONS[name] for name in SECTIONS if name != about]
+    return "\n".join([*first, INTRO, *rest])
 
 
 class HelpScreen(Screen):
