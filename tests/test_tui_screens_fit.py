@@ -179,3 +179,67 @@ async def test_the_command_palette_opens_a_drill_its_fix_variant_and_its_cards(s
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, WorkspaceScreen) and app.screen.drill.id == "fix-gae-direction"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_drill_times_plot_has_no_legend_over_the_data_and_counts_are_whole(size):
+    from datetime import timedelta
+
+    from textual.widgets import DataTable
+
+    from tui.screens.stats import StatsScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        store = app.session.store
+        now = app.session.now()
+        for i, drill in enumerate(["fix-ratio-division", "gae", "fix-ratio-division"]):
+            store.record_attempt(drill, framework="numpy", started_at=now - timedelta(days=i), passed=True,
+                                 finished_at=now - timedelta(days=i), elapsed_s=100.0 + 20 * i)
+        store.record_attempt("gae", framework="numpy", started_at=now, passed=False, elapsed_s=-50.0)
+        await pilot.press("s")
+        await ready(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        screen.query_one("#stats-tabs").active = "tab-drills"
+        await pilot.pause()
+        table = screen.query_one("#drill-table", DataTable)
+        names = [str(table.get_row(key)[0]) for key in ("fix-ratio-division", "gae")]
+        assert names == ["fix-ratio-division", "gae"]  # whole names, coloured like their lines
+        assert table.get_row("gae")[4] == "1/1"  # the impossible -50 s attempt is not plotted
+        plot = screen.query_one("#plot-drills").plt
+        assert "fix-ratio-division" not in screen_text(app).split("Solve time")[1].split("drill")[0]
+        assert plot  # drawn
+        screen.query_one("#stats-tabs").active = "tab-forecast"
+        await pilot.pause()
+        ticks = [line.split("┤")[0].strip() for line in screen_text(app).splitlines() if "┤" in line]
+        assert ticks and all(t.isdigit() for t in ticks if t), ticks
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_long_signature_breaks_after_commas_not_mid_name(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("actor_loss")))
+        await pilot.pause()
+        prompt = app.screen.query_one("#ws-prompt")
+        width = prompt.content_region.width
+        from rich.console import Console
+
+        console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)
+        console.print(prompt._render_md(prompt.source))  # what the pane draws, at the pane's width
+        lines = [line.strip() for line in console.export_text().splitlines()]
+        for name in ("compute_actor_loss(", "log_probs_new,", "log_probs_old,", "response_mask=None,",
+                     "clip_range=0.2,"):
+            assert any(name in line for line in lines), (name, width)
+
+
+def test_wrap_code_line_breaks_after_brackets_and_commas():
+    from tui.widgets.markdown_text import wrap_code_line
+
+    line = "compute_gae(rewards, values, dones, gamma=0.99, lam=0.95)"
+    assert wrap_code_line(line, 80) == [line]
+    assert wrap_code_line(line, 30) == ["compute_gae(rewards, values,", "    dones, gamma=0.99,", "    lam=0.95)"]
+    assert all(len(piece) <= 24 for piece in wrap_code_line(line, 24))
