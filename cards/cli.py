@@ -186,9 +186,14 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
+    from cards.progress_io import MAX_STORED_CODE
+
     with _open() as store:
         data = store.export_json()
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if data["drafts_left_out"]:
+        print(f"left out saved answers over {MAX_STORED_CODE:,} characters or unreadable: "
+              f"{', '.join(data['drafts_left_out'])}", file=sys.stderr)
     if args.path == "-":
         sys.stdout.write(text)
         return 0
@@ -196,8 +201,9 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-    print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts and "
-          f"{len(data['mocks'])} mock interviews to {path}", file=sys.stderr)
+    print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts, "
+          f"{len(data['mocks'])} mock interviews and {len(data['drafts'])} saved answers to {path}",
+          file=sys.stderr)
     return 0
 
 
@@ -221,8 +227,14 @@ def cmd_import_progress(args: argparse.Namespace) -> int:
         raise _UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg}); nothing was imported") from exc
     with _open() as store:
         try:
-            added = store.import_json(data, source_name=name)
+            result = store.import_json(data, source_name=name)
         except ValueError as exc:
             raise _UsageError(str(exc)) from exc
-    print("imported: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in added.items()))
+    print("imported: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in result.added.items()))
+    if result.skipped:
+        print(f"skipped {len(result.skipped)}:", file=sys.stderr)
+        for reason in result.skipped[:20]:
+            print(f"  {name}: {reason}", file=sys.stderr)
+        if len(result.skipped) > 20:
+            print(f"  ... and {len(result.skipped) - 20} more", file=sys.stderr)
     return 0

@@ -150,3 +150,66 @@ def test_mock_minutes_out_of_range_names_the_range():
     assert result.returncode == 2
     assert "15 to 180" in result.stderr and "500" in result.stderr and "at least" not in result.stderr
     assert "at least 15 minutes" in ppo("mock", "--minutes", "5", "--plan").stderr
+
+
+def test_import_progress_reports_what_it_skipped_and_why(tmp_path):
+    home = tmp_path / "home"
+    solution = tmp_path / "gae.py"
+    solution.write_text(get_drill("gae").solution("numpy"))
+    assert ppo("--data-dir", home, "check", solution).returncode == 0
+    export = tmp_path / "progress.json"
+    assert ppo("--data-dir", home, "export-progress", export).returncode == 0
+    doc = json.loads(export.read_text())
+    attempt = doc["drill_attempts"][0]
+    doc["drill_attempts"].append({**attempt, "uid": "bad", "drill_id": "nope", "elapsed_s": -50})
+    assert doc["reviews"] == []  # a pass sends no card back
+    doc["reviews"].append({"uid": "r", "card_id": "gae-td-error", "rating": 7, "reviewed_at": attempt["started_at"],
+                           "source": "user", "state_after": None})
+    export.write_text(json.dumps(doc))
+    result = ppo("--data-dir", tmp_path / "other", "import-progress", export)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("imported: ") and "1 drill attempts" in result.stdout
+    assert "skipped 2:" in result.stderr
+    assert f"{export}: drill_attempts[1]: unknown drill 'nope'" in result.stderr
+    assert f"{export}: reviews[0]: field 'rating' must be a whole number from 1 to 4, got 7" in result.stderr
+
+
+def test_import_progress_of_json_that_is_not_progress_imports_nothing(tmp_path):
+    other = tmp_path / "package.json"
+    other.write_text(json.dumps({"name": "x", "reviews": [{"rating": 3}]}))
+    result = ppo("--data-dir", tmp_path / "home", "import-progress", other)
+    assert result.returncode == 1 and "not a ppo-drill progress export" in result.stderr
+    with open_store(tmp_path / "home") as store:
+        assert store.reviews() == [] and store.attempts() == []
+
+
+def test_saved_answers_travel_with_export_and_import(tmp_path):
+    from cards import drafts
+
+    home, other = tmp_path / "home", tmp_path / "other"
+    drafts.save_draft("gae", "numpy", "# my half-written gae\n", home)
+    drafts.save_draft("policy_loss", "torch", "# policy\n", home)
+    drafts.save_draft("value_loss", "numpy", "x = 1\n" * 40_000, home)  # over the cap: left out, said
+    drafts.save_draft("policy_loss", "torch", "# mine on the other machine\n", other)
+    export = tmp_path / "p.json"
+    result = ppo("--data-dir", home, "export-progress", export)
+    assert result.returncode == 0 and "2 saved answers" in result.stderr
+    assert "left out saved answers over 100,000 characters or unreadable: value_loss/numpy" in result.stderr
+    result = ppo("--data-dir", other, "import-progress", export)
+    assert result.returncode == 0 and "1 drafts" in result.stdout
+    assert "already has a different saved answer here; kept it" in result.stderr
+    assert drafts.load_draft("gae", "numpy", other) == "# my half-written gae\n"
+    assert drafts.load_draft("policy_loss", "torch", other) == "# mine on the other machine\n"
+    assert drafts.load_draft("value_loss", "numpy", other) is None
+
+
+def test_a_huge_answer_is_checked_whole_and_stored_capped(tmp_path):
+    home = tmp_path / "home"
+    path = tmp_path / "gae.py"
+    path.write_text(get_drill("gae").solution("numpy") + "\n" + "# padding\n" * 30_000)
+    result = ppo("--data-dir", home, "check", path)
+    assert result.returncode == 0
+    assert "the check ran on all" in result.stderr and "keeps the first 100,000" in result.stderr
+    with open_store(home) as store:
+        [attempt] = store.attempts()
+        assert len(attempt.code) < 100_200 and "kept the first 100,000" in attempt.code
