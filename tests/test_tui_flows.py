@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from textual.widgets import DataTable, Markdown, Select, TextArea
 
-from cards import drafts
-from cards.paths import data_dir
+from cards.progress import drafts
+from cards.progress.paths import data_dir
 from checker.service import CheckerUnavailable
 from drills import get_drill, load_drills
 from tui.app import PpoDrillApp

@@ -20,7 +20,7 @@ def test_the_app_imports_no_torch_or_numpy():
         "from tui.screens import dashboard, review, drill_list, workspace, paste, help, dialogs\n"
         "from tui.session import Session\n"
         "from tui.app import PpoDrillApp\n"
-        "from cards.paths import data_dir\n"
+        "from cards.progress.paths import data_dir\n"
         "Session.open(data_dir())")  # the test's private PPO_DRILL_HOME, inherited
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 

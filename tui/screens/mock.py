@@ -1,6 +1,6 @@
 """`MockScreen`: a timed mock interview in the app (dashboard key `m`, `ppo-drill mock`).
 
-All timing, scoring and recording is `cards.mock.MockSession`'s; this screen only shows it. It
+All timing, scoring and recording is `cards.plan.mock.MockSession`'s; this screen only shows it. It
 opens on a start panel (minutes, seed, continue an unfinished mock) so the clock starts when the
 candidate says so; then shows the overall clock and the item's soft clock, puts coding items in an
 editor with a run-checks key (the app's `CheckRunner` worker, never the UI thread), shows questions
@@ -20,10 +20,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Markdown, Static, TextArea
 
-from cards import drafts
-from cards.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
-                        format_scorecard, plan_mock, unfinished_mocks)
-from cards.store import StoreError
+from cards.plan.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
+                             format_scorecard, plan_mock, resume_mock, score_session, start_mock,
+                             unfinished_mocks)
+from cards.progress import drafts
+from cards.progress.store import StoreError
 from tui.checking import CheckRunner
 from tui.widgets.results import ResultsPanel
 
@@ -107,7 +108,7 @@ class MockScreen(CheckRunner, Screen):
     def _deckset(self) -> Any:
         deckset = getattr(self._app_session, "deckset", None)
         if deckset is None or not deckset.cards:
-            from cards.deck import load_decks
+            from cards.decks.loader import load_decks
 
             deckset = load_decks()
         return deckset
@@ -143,7 +144,7 @@ class MockScreen(CheckRunner, Screen):
     def on_mount(self) -> None:
         self._store = getattr(self._app_session, "store", None)
         if self._store is None and self._app_session is None:  # a bare host app (tests, demos)
-            from cards.store import open_store
+            from cards.progress.store import open_store
 
             self._store = open_store()
             self._own_store = True
@@ -227,8 +228,8 @@ class MockScreen(CheckRunner, Screen):
             return
         s = getattr(self._app_session, "scheduler", None)
         try:
-            self.session = MockSession.start(self.plan, self._store, clock=self._clock,
-                                             fuzz=getattr(self.app, "fuzz", True), scheduler=s)
+            self.session = start_mock(self.plan, self._store, clock=self._clock,
+                                    fuzz=getattr(self.app, "fuzz", True), scheduler=s)
         except StoreError as exc:
             self.notify(f"Cannot start the mock: {exc}", severity="error", timeout=20)
             return
@@ -249,9 +250,9 @@ class MockScreen(CheckRunner, Screen):
         if not ids or self.started:
             return
         try:
-            self.session = MockSession.load(self._store, ids[-1], clock=self._clock,
-                                            fuzz=getattr(self.app, "fuzz", True),
-                                            scheduler=getattr(self._app_session, "scheduler", None))
+            self.session = resume_mock(self._store, ids[-1], clock=self._clock,
+                                      fuzz=getattr(self.app, "fuzz", True),
+                                      scheduler=getattr(self._app_session, "scheduler", None))
         except (KeyError, ValueError, StoreError) as exc:
             self.notify(str(exc), title="Cannot continue that mock", severity="error", timeout=20)
             return
@@ -297,7 +298,7 @@ class MockScreen(CheckRunner, Screen):
             body.current = "setup-view"
         elif s.finished:
             if body.current != "scorecard-view":
-                self.query_one("#scorecard", Static).update(format_scorecard(s.scorecard()))
+                self.query_one("#scorecard", Static).update(format_scorecard(score_session(s)))
                 body.current = "scorecard-view"
         elif s.paused:
             body.current = "paused-view"

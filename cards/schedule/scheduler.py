@@ -18,8 +18,8 @@ from typing import Callable, Iterable
 
 import fsrs
 
-from cards.deck import Card, DeckSet
-from cards.store import ProgressStore
+from cards.decks.loader import Card, DeckSet
+from cards.progress.store import ProgressStore
 
 LEARNING_STATES = (int(fsrs.State.Learning), int(fsrs.State.Relearning))
 REVIEW_STATES = (int(fsrs.State.Review),)
