@@ -133,6 +133,23 @@ def test_import_scanner_sees_lazy_relative_and_from_imports(tmp_path):
     assert {"cards.plan.mock_score", "cards.plan.mock", "cards.plan.stats", "cards.schedule.scheduler"} <= names
 
 
+def _screen_classes(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [node.name for node in tree.body if isinstance(node, ast.ClassDef)
+            and any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")).endswith("Screen")
+                    or isinstance(b, ast.Subscript) and getattr(b.value, "id", "").endswith("Screen")
+                    for b in node.bases)]
+
+
+def test_one_screen_per_screen_module_and_no_screens_among_widgets():
+    crowded = {p.name: names for p in sorted((ROOT / "tui" / "screens").glob("*.py"))
+               if len(names := _screen_classes(p)) > 1}
+    assert not crowded, f"one screen's wiring per module in tui/screens/: {crowded}"
+    stray = {p.name: names for p in sorted((ROOT / "tui" / "widgets").glob("*.py")) if (names := _screen_classes(p))}
+    assert not stray, f"tui/widgets/ holds widgets, not screens: {stray}"
+    assert _screen_classes(ROOT / "tui" / "screens" / "confirm.py") == ["ConfirmScreen"]  # the scanner sees one
+
+
 def _run(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

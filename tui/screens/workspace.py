@@ -21,7 +21,8 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Text
 
 from cards.progress import drafts
 from tui.checking import CheckRunner
-from tui.screens.dialogs import CodeScreen, ConfirmScreen
+from tui.screens.code_view import CodeScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.summary import format_seconds
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText
