@@ -133,6 +133,13 @@ def test_import_scanner_sees_lazy_relative_and_from_imports(tmp_path):
     assert {"cards.plan.mock_score", "cards.plan.mock", "cards.plan.stats", "cards.schedule.scheduler"} <= names
 
 
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_says_what_it_holds(package):
+    bare = [str(p.relative_to(ROOT)) for p in package_sources(package)
+            if len((ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").split()) < 8]
+    assert not bare, "modules without a docstring saying what they hold and why: " + ", ".join(bare)
+
+
 def _screen_classes(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     return [node.name for node in tree.body if isinstance(node, ast.ClassDef)

@@ -1,4 +1,4 @@
-"""Sub-commands of `ppo-drill` for the training plan: `stats [--json] [--days N]` (issue 6).
+"""Sub-commands of `ppo-drill` for the training plan: `stats [--json] [--days N]`.
 
 Registered by `tui.cli`; handlers import what they need only when they run. The `mock` command
 opens the app, so it lives in `tui/mock_command.py`.

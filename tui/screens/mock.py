@@ -1,11 +1,12 @@
 """`MockScreen`: a timed mock interview in the app (dashboard key `m`, `ppo-drill mock`).
 
-All timing, scoring and recording is `cards.plan.mock.MockSession`'s; this screen only shows it. It
-opens on a start panel (minutes, seed, continue an unfinished mock) so the clock starts when the
-candidate says so; then shows the overall clock and the item's soft clock, puts coding items in an
-editor with a run-checks key (the app's `CheckRunner` worker, never the UI thread), shows questions
-with a reveal key and self-grade keys, covers the work while paused (a pause is a pause, not free
-thinking time), and ends on the scorecard. Answers are saved as typed, under the session's folder.
+All timing and recording is `cards.plan.mock.MockSession`'s and all scoring `score_session()`'s; this
+screen only shows them. It opens on a start panel (minutes, seed, continue an unfinished mock) so the
+clock starts when the candidate says so; then shows the overall clock and the item's soft clock, puts
+coding items in an editor with a run-checks key (the app's `CheckRunner` worker, never the UI thread),
+shows questions with a reveal key and self-grade keys, covers the work while paused (a pause is a
+pause, not free thinking time), and ends on the scorecard. Answers are saved as typed, under the
+session's folder.
 
 This file is the screen's wiring only (keys, the session's steps, saving answers); each area is a
 widget in `tui/widgets/`: `MockClock`, `MockSetup`, `MockDrill`, `MockQuestion`, `MockScorecard`.
