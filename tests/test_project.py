@@ -140,6 +140,16 @@ def test_every_module_says_what_it_holds(package):
     assert not bare, "modules without a docstring saying what they hold and why: " + ", ".join(bare)
 
 
+def test_architecture_page_names_real_paths_and_is_linked():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = {m for m in re.findall(r"`([\w./-]+/[\w./-]*)`", page) if not m.startswith("$")}
+    missing = sorted(m for m in named if not (ROOT / m).exists())
+    assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
+    for room in CARDS_ROOMS:
+        assert f"{room}/" in page, f"docs/architecture.md must describe cards/{room}/"
+    assert "docs/architecture.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
 def _screen_classes(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     return [node.name for node in tree.body if isinstance(node, ast.ClassDef)
