@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cards.store import open_store
+from cards.progress.store import open_store
 from drills import get_drill
 
 EXE = str(Path(sys.executable).with_name("ppo-drill"))
@@ -184,7 +184,7 @@ def test_import_progress_of_json_that_is_not_progress_imports_nothing(tmp_path):
 
 
 def test_saved_answers_travel_with_export_and_import(tmp_path):
-    from cards import drafts
+    from cards.progress import drafts
 
     home, other = tmp_path / "home", tmp_path / "other"
     drafts.save_draft("gae", "numpy", "# my half-written gae\n", home)

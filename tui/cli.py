@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_AnyOrderParser)
     from checker import cli as checker_cli
     from cards import cli as cards_cli
-    from cards import plan_cli
+    from cards.plan import cli as plan_cli
     from tui import commands as tui_commands
     from tui import mock_command
 
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         os.environ["PPO_DRILL_HOME"] = args.data_dir
-    from cards.paths import DataDirError, ensure_data_dir
+    from cards.progress.paths import DataDirError, ensure_data_dir
 
     try:  # one clear message for every command (and the app) when the folder cannot be used
         ensure_data_dir()

@@ -18,20 +18,20 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def record_cli_check(report, args, source: str) -> None:
-    """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.training.record_check`
+    """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
     (source "cli"). Progress problems never spoil the check's output: one warning line on stderr."""
     from datetime import datetime, timezone
 
     try:
-        from cards.store import open_store
-        from cards.training import record_check
+        from cards.progress.store import open_store
+        from cards.schedule.training import record_check
         from drills import get_drill
 
         try:
             target = get_drill(report.drill).target_minutes
         except KeyError:
             return  # not a drill of ours (nothing to record against)
-        from cards.progress_io import MAX_STORED_CODE
+        from cards.progress.json_io import MAX_STORED_CODE
 
         if len(source) > MAX_STORED_CODE:
             print(f"ppo-drill: note: the check ran on all {len(source):,} characters; your progress keeps "

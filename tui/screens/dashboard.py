@@ -104,7 +104,7 @@ class DashboardScreen(Screen):
         if self._streak_base is None or self._streak_base[0] != today:
             self._streak_base = (today, streak_before(store, today))
         counts = scheduler.counts(now).values()
-        from cards.scheduler import DrillSchedule
+        from cards.schedule.scheduler import DrillSchedule
 
         known = {d.id for d in session.drills}
         # one vocabulary for cards and drills: the deck id (short enough for the side panel); a drill

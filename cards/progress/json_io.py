@@ -16,7 +16,7 @@ import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
-from cards.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
 EXPORT_FORMAT = "ppo-drill-progress"
 EXPORT_VERSION = 1
@@ -267,7 +267,7 @@ def export_drafts(root, known_drills: set[str] | None = None) -> tuple[list[dict
     would not run) or not readable as text."""
     from pathlib import Path
 
-    from cards.drafts import ANSWERS
+    from cards.progress.drafts import ANSWERS
 
     rows: list[dict] = []
     left_out: list[str] = []
@@ -294,7 +294,7 @@ def import_drafts(root, data: dict, known_drills: set[str], skipped: list[str]) 
     """Save the export's answers under data folder `root` where there is none yet (an answer already
     here is the user's newer work: it is kept, and the imported one skipped with that reason).
     Returns how many were written."""
-    from cards.drafts import load_draft, save_draft
+    from cards.progress.drafts import load_draft, save_draft
 
     rows = data.get("drafts") or []
     if not isinstance(rows, list):

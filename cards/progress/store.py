@@ -11,10 +11,10 @@ settings. Why it is built this way:
 - A file that is not a database, fails `PRAGMA quick_check`, belongs to another program, or has a
   schema version newer than this code is refused with `StoreError` before anything is written:
   the user's bytes stay exactly as they were.
-- The schema (`cards.schema`) is versioned with `PRAGMA user_version` and an ordered list of
+- The schema (`cards.progress.schema`) is versioned with `PRAGMA user_version` and an ordered list of
   migrations, each run in the same transaction as its version bump, after a backup of the file.
 
-JSON export / import lives in `cards.progress_io`.
+JSON export / import lives in `cards.progress.json_io`.
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from cards import progress_io
-from cards.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress import json_io
+from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
 __all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock", "ImportResult",
            "SCHEMA_VERSION", "utc_iso", "parse_iso"]
@@ -368,7 +368,7 @@ class ProgressStore:
         """Append one drill attempt (committed at once); returns its id."""
         if source not in ("app", "cli"):
             raise ValueError(f"attempt source must be 'app' or 'cli', got {source!r}")
-        code = progress_io.cap_code(code)  # the check saw all of it; the history keeps the first 100k
+        code = json_io.cap_code(code)  # the check saw all of it; the history keeps the first 100k
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO drill_attempt (uid, drill_id, framework, started_at, finished_at, "
@@ -445,17 +445,17 @@ class ProgressStore:
     # -- export / import ---------------------------------------------------------------------
 
     def export_json(self, drafts: bool = True) -> dict:
-        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress_io`),
+        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress.json_io`),
         with the saved answers of the data folder it lives in (`drafts`, and `drafts_left_out`: those
         too large to carry) unless `drafts` is False."""
         with self._lock:
             self._db.execute("BEGIN")  # one consistent snapshot
             try:
-                data = progress_io.export_data(self._db)
+                data = json_io.export_data(self._db)
             finally:
                 self._db.execute("COMMIT")
         if drafts:
-            data["drafts"], data["drafts_left_out"] = progress_io.export_drafts(self.path.parent)
+            data["drafts"], data["drafts_left_out"] = json_io.export_drafts(self.path.parent)
         return data
 
     def import_json(self, data: Any, *, source_name: str = "import", drafts: bool = True,
@@ -468,18 +468,18 @@ class ProgressStore:
         Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing. Saved
         answers go into this store's data folder where it has none for that drill yet.
         """
-        progress_io.validate_envelope(data, source_name)
+        json_io.validate_envelope(data, source_name)
         if known_drills is None:
             from drills import load_drills
 
             known_drills = {d.id for d in load_drills()}
         try:
             with self._write() as db:
-                added, skipped = progress_io.import_data(db, data, known_drills)
+                added, skipped = json_io.import_data(db, data, known_drills)
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"{source_name}: malformed progress data ({exc}); nothing was imported") from exc
         if drafts:
-            added["drafts"] = progress_io.import_drafts(self.path.parent, data, known_drills, skipped)
+            added["drafts"] = json_io.import_drafts(self.path.parent, data, known_drills, skipped)
         return ImportResult(added, skipped)
 
 
@@ -492,9 +492,9 @@ class ImportResult:
 
 
 def store_path(data_dir: Path | str | None = None) -> Path:
-    """Where the progress database lives for `data_dir` (default: `cards.paths.data_dir()`)."""
+    """Where the progress database lives for `data_dir` (default: `cards.progress.paths.data_dir()`)."""
     if data_dir is None:
-        from cards.paths import data_dir as default_dir
+        from cards.progress.paths import data_dir as default_dir
 
         data_dir = default_dir()
     return Path(data_dir) / DB_NAME
