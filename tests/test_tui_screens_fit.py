@@ -52,6 +52,11 @@ async def test_the_workspace_footer_shows_back_and_the_tab_key(size):
         app.push_screen(WorkspaceScreen(app.session.drill("gae")))
         await pilot.pause()
         footer = app.screen.query_one("Footer")
+        for _ in range(100):  # the footer recomposes its keys a refresh after the screen is shown
+            if footer.query("FooterKey"):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
         keys = [(w.key_display, w.region.right) for w in footer.query("FooterKey")]
         shown = {k for k, right in keys if right <= size[0]}
         assert {"esc", "^r", "^t", "f2", "f3"} <= shown
