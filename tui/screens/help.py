@@ -115,6 +115,8 @@ soft target; nothing is cut off when a clock runs out. Pausing covers the work.
 | `r` | a new seed (start panel) |
 | `c` | continue an unfinished mock (start panel) |
 | `ctrl+r` | coding item: run the checks · question: reveal the model answer |
+| `f2` | coding item: move to the prompt (arrows and page keys scroll it) and back to the editor |
+| `f3` | coding item: the editor alone, the prompt alone, side by side |
 | `t` | question: type your answer in the notes box before revealing |
 | `1` `2` `3` | question: grade yourself — knew it, partly, missed |
 | `ctrl+n` | give up on this item / skip to the next |
