@@ -131,3 +131,21 @@ async def test_scorecard_wraps_under_its_indent_and_agrees_with_the_clock_bar(si
         mistake = "      mistake: " + "a very long mistake title that has to wrap " * 3
         wrapped = hanging_lines(mistake, 40)
         assert len(wrapped) > 1 and all(line.startswith(" " * 15) for line in wrapped[1:])
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_keys_after_giving_up_go_to_the_question_not_the_hidden_editor(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        editor = screen._drill.editor
+        before = editor.text
+        await pilot.press("ctrl+n", "y")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen.session.current.kind == "question"
+        await pilot.press("t", *"abc")
+        notes = screen.query_one("#question-notes")
+        assert notes.text == "abc" and editor.text == before

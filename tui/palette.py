@@ -14,33 +14,35 @@ from textual.command import Hit, Hits, Provider
 class DrillCommands(Provider):
     """Palette hits for drills (and their fix-the-bug variants and cards) and for cards by topic."""
 
-    def _entries(self) -> list[tuple[str, str, object]]:
-        """(text to match, help, callback) for everything this provider can open."""
+    def _entries(self) -> list[tuple[str, str, str, object]]:
+        """(label, words to match, help line, callback) for everything this provider can open."""
         app = self.app
         session = getattr(app, "session", None)
         if session is None:
             return []
         entries = []
-        drills = session.drills
-        for drill in drills:
+        for drill in session.drills:
             words = f"{drill.id} {drill.title} {drill.topic} {drill.function}"
+            about = f"{drill.topic} · {drill.target_minutes} min · {'/'.join(drill.frameworks)}"
             if drill.is_pitfall:
-                entries.append((f"Fix the bug: {drill.id} — {drill.title}", words,
-                                partial(self._open_drill, drill.id)))
+                title = drill.title.removeprefix("Fix the bug: ")
+                entries.append((f"Fix the bug: {drill.id} — {title}", words,
+                                f"start from code with one real bug · {about}", partial(self._open_drill, drill.id)))
             else:
-                entries.append((f"Drill: {drill.id} — {drill.title}", words, partial(self._open_drill, drill.id)))
+                entries.append((f"Drill: {drill.id} — {drill.title}", words, f"write it · {about}",
+                                partial(self._open_drill, drill.id)))
             cards = [c for c in drill.cards if c in session.deckset.by_id]
             if cards:
-                entries.append((f"Cards of {drill.id} ({len(cards)})", words,
+                entries.append((f"Cards of {drill.id} ({len(cards)})", words, "review now: " + ", ".join(cards),
                                 partial(self._review, tuple(cards))))
         return entries
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for label, words, callback in self._entries():
+        for label, words, about, callback in self._entries():
             score = max(matcher.match(label), matcher.match(words) * 0.9)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=words)
+                yield Hit(score, matcher.highlight(label), callback, help=about)
         cards = self._cards_about(query)
         if cards:
             label = f"Review cards about {query.strip()!r} ({len(cards)})"

@@ -172,7 +172,7 @@ class DashboardScreen(Screen):
             "",
             "[b]Drills due[/b]",
             ", ".join(n.drills_due) if n.drills_due else "[dim]none yet[/dim]"]))
-        lines = [Text.from_markup("[b]Weakest topics[/b]"), Text("by deck: missed/tried, 30d", style="dim")]
+        lines = [Text.from_markup("[b]Weakest topics[/b]"), Text("deck · missed/tried · 30d", style="dim")]
         for w in n.weak:  # one line each: long deck titles end in an ellipsis rather than wrap
             lines.append(Text.assemble((f"{w.missed}/{w.tried} ", "red"), w.topic,
                                        no_wrap=True, overflow="ellipsis"))

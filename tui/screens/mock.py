@@ -156,8 +156,9 @@ class MockScreen(CheckRunner, Screen):
             return not self.started
         if action == "continue":
             return not self.started and bool(self._unfinished_ids)
-        if s is None:
-            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish")
+        if s is None:  # the start panel: only its own keys (and back)
+            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish",
+                                  "type_answer", "focus_prompt", "layout")
         item = None if s.finished else s.current
         running = not s.finished and not s.paused
         if action in ("run_checks", "focus_prompt", "layout"):
@@ -260,6 +261,25 @@ class MockScreen(CheckRunner, Screen):
     def _after_change(self) -> None:
         self._refresh()
         self.refresh_bindings()
+        self.call_after_refresh(self._focus_current)
+
+    def _focus_current(self) -> None:
+        """Keep the keyboard in the view on screen: a dialog closing (give up, finish) hands focus
+        back to whatever had it before, which may be the editor of a drill no longer shown, and keys
+        typed there would land in a hidden answer."""
+        if not self.is_attached or self.app.screen is not self:
+            return
+        body = self.query_one("#mock-body", ContentSwitcher)
+        view = body.get_child_by_id(body.current) if body.current else None
+        focused = self.app.focused
+        if view is None or (focused is not None and (focused is view or view in focused.ancestors)):
+            return
+        if view is self._drill:
+            self._drill.editor.focus()
+        elif view.can_focus:
+            view.focus()
+        else:
+            self.set_focus(None)
 
     # -- items -----------------------------------------------------------------------------
 
