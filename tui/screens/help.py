@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Header
+
+from tui.widgets.markdown_text import MarkdownText
 
 INTRO = """\
 # ppo-drill
@@ -161,6 +163,6 @@ class HelpScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with VerticalScroll(id="help"):
-            yield Markdown(help_markdown(self.about))
+        with VerticalScroll(id="help"):  # Rich-drawn Markdown: Textual's widget takes seconds for this much
+            yield MarkdownText(help_markdown(self.about))
         yield Footer(compact=True)

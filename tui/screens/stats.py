@@ -196,6 +196,12 @@ class StatsScreen(Screen):
                 colors[t["drill"]] = LINE_COLORS[len(colors) % len(LINE_COLORS)]
                 plt.plot(list(range(1, len(ys) + 1)), ys, marker="dot", color=colors[t["drill"]])
         plt.hline(1.0)
+        highest = max([a["elapsed_s"] / t["target_s"] for t in times if t["target_s"] for a in t["attempts"]]
+                      or [1.0])
+        step = 0.5 if highest <= 4 else float(-(-int(highest) // 4))
+        top = step * (int(max(highest, 1.0) / step) + 1)
+        plt.yticks([round(step * i, 2) for i in range(int(top / step) + 1)])  # 1 (on target) is a tick
+        plt.ylim(0, top)
         plt.xlim(1, max(2, longest))
         plt.xticks(list(range(1, max(2, longest) + 1)))
         plot.refresh()
