@@ -240,9 +240,81 @@ def test_probe_number_matches_notes(card_id, number):
     assert number in text, f"{number!r} not in notes/ppo-implementations.md"
 
 
-def test_seed_disagreement_is_stated():
+def test_source_disagreement_is_stated():
     back = _cards()["diag-clip-fraction-definitions"]["back"]
-    assert "seed 000" in back and "seed 003" in back, "the clip-fraction card must name both seeds"
+    for library in ("verl", "OpenRLHF", "TRL", "CleanRL", "SB3", "TorchRL"):
+        assert library in back, f"the clip-fraction card must say which convention {library} uses"
+
+
+# Users do not have the source documents: a card names its setting itself and never asks about "the
+# chapter" or "seed 003". The source line may describe a document ("agent-RL tutorial ch. 8 (PPO)
+# §8.2"), but never by the project's internal file names.
+POINTS_AT_A_DOCUMENT = re.compile(
+    r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
+    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d", re.IGNORECASE)
+SOURCE_POINTS_AT_A_SEED = re.compile(r"seed|the chapter|the lesson|the tutorial", re.IGNORECASE)
+
+
+def _user_facing_text(card: dict) -> dict[str, str]:
+    return {"front": card["front"], "back": card["back"], "zh.front": card["zh"]["front"],
+            "zh.back": card["zh"]["back"]}
+
+
+def test_cards_stand_on_their_own():
+    bad = []
+    for cid, card in _cards().items():
+        for field, text in _user_facing_text(card).items():
+            for match in POINTS_AT_A_DOCUMENT.finditer(text):
+                bad.append(f"{cid} {field}: {text[max(0, match.start() - 30):match.end() + 30]!r}")
+        if SOURCE_POINTS_AT_A_SEED.search(card["source"]):
+            bad.append(f"{cid} source: {card['source']!r}")
+    assert not bad, "cards point at documents the user does not have:\n" + "\n".join(bad)
+
+
+def test_the_document_check_catches_what_it_should():
+    for text in ("What target KL does the chapter use?", "How does seed 003 cross-check it?",
+                 "(chapter 8, exercise 3)", "the crib-sheet defaults", "本章使用 0.02", "第 8 章练习 6", "速记表"):
+        assert POINTS_AT_A_DOCUMENT.search(text), text
+    assert not POINTS_AT_A_DOCUMENT.search("In a PPO run with target KL 0.02, when does it stop?")
+
+
+# Numbers on the English side must all appear on the Chinese side. Numbers are compared by value
+# (1e-3 == 0.001, 41% == 0.41 == 41), signs ignored (a range "0.01-0.05" reads as 0.01 and 0.05).
+NUMBER = re.compile(r"(?<![A-Za-z_\d.])(\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(%?)(?![A-Za-z_\d])")
+# (card id, side, number) the Chinese side may leave out, each with its reason.
+ZH_NUMBER_EXEMPT: set[tuple[str, str, str]] = set()
+
+
+def _numbers(text: str) -> list[tuple[str, set[float]]]:
+    out = []
+    for match in NUMBER.finditer(text):
+        value = float(match.group(1).replace(",", ""))
+        forms = {round(value, 12)}
+        if match.group(2):
+            forms.add(round(value / 100, 12))
+        else:
+            forms.add(round(value * 100, 12))
+        out.append((match.group(0), forms))
+    return out
+
+
+def test_number_normalisation():
+    values = lambda text: set().union(*(forms for _, forms in _numbers(text)))  # noqa: E731
+    assert 0.001 in values("1e-3") and 0.001 in values("0.001")
+    assert 0.41 in values("41%") and 41 in values("0.41")
+    assert 2900 in values("about 2,900") and 0.05 in values("0.01-0.05")
+    assert not _numbers("A_3, k3, t+1 and V_old") or all(n in ("1",) for n, _ in _numbers("A_3, k3, t+1"))
+
+
+@pytest.mark.parametrize("side", ["front", "back"])
+def test_chinese_side_keeps_every_number(side):
+    missing = []
+    for cid, card in _cards().items():
+        zh = set().union(set(), *(forms for _, forms in _numbers(card["zh"][side])))
+        for written, forms in _numbers(card[side]):
+            if not forms & zh and (cid, side, written) not in ZH_NUMBER_EXEMPT:
+                missing.append(f"{cid} {side}: {written}")
+    assert not missing, "numbers on the English side missing from the Chinese side:\n" + "\n".join(missing)
 
 
 def test_shipped_content_loads_through_the_deck_loader():
