@@ -76,6 +76,11 @@ class ActorLossSpec(LossSpec):
             Example({"log_probs_new": t([[-0.5, -7.0, -9.0]]), "log_probs_old": t([[-1.0, 0.5, 3.0]]),
                      "advantages": t([[1.0, -2.0, 2.0]]), "response_mask": np.array([[True, False, False]])},
                     {"clip_range": 0.2, "reduction": "sequence_mean"}, "edge: far-off values in the padding"),
+            *(Example({"log_probs_new": t([[-1.0, 0.0]]), "log_probs_old": t([[-1.2, -709.0]]),
+                       "advantages": t([[1.0, -3.0]]), "response_mask": np.array([[True, False]])},
+                      {"clip_range": 0.2, "reduction": reduction},
+                      f"edge: a padded ratio whose product with A overflows ({reduction})")
+              for reduction in ("token_mean", "sequence_mean")),
             Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
                      "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
         ]
