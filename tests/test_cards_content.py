@@ -252,7 +252,7 @@ def test_source_disagreement_is_stated():
 POINTS_AT_A_DOCUMENT = re.compile(
     r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
     r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d", re.IGNORECASE)
-SOURCE_POINTS_AT_A_SEED = re.compile(r"seed|the chapter|the lesson|the tutorial", re.IGNORECASE)
+SOURCE_POINTS_AT_A_SEED = re.compile(r"seed|the chapter|the lesson|the tutorial|notes/", re.IGNORECASE)
 
 
 def _user_facing_text(card: dict) -> dict[str, str]:
@@ -269,6 +269,32 @@ def test_cards_stand_on_their_own():
         if SOURCE_POINTS_AT_A_SEED.search(card["source"]):
             bad.append(f"{cid} source: {card['source']!r}")
     assert not bad, "cards point at documents the user does not have:\n" + "\n".join(bad)
+
+
+def test_exported_anki_notes_stand_on_their_own(tmp_path):
+    """What a user sees in Anki (front, back and the source footer of every note) passes the same rule."""
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    import zipfile
+
+    pytest.importorskip("genanki")
+    out = tmp_path / "all.apkg"
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--data-dir", str(tmp_path / "data"), "export-anki",
+                           "--lang", "both", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(out) as zf:
+        (tmp_path / "collection.anki2").write_bytes(zf.read("collection.anki2"))
+    db = sqlite3.connect(tmp_path / "collection.anki2")
+    try:
+        fields = [row[0] for row in db.execute("SELECT flds FROM notes")]
+    finally:
+        db.close()
+    assert len(fields) == len(_cards())
+    bad = [m.group(0) for text in fields for m in SOURCE_POINTS_AT_A_SEED.finditer(text)]
+    assert not bad, f"exported notes point at documents the user does not have: {sorted(set(bad))}"
 
 
 def test_the_document_check_catches_what_it_should():
