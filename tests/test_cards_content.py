@@ -251,7 +251,7 @@ def test_source_disagreement_is_stated():
 # §8.2"), but never by the project's internal file names.
 POINTS_AT_A_DOCUMENT = re.compile(
     r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
-    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d", re.IGNORECASE)
+    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d|eq\. ?\(?8\.\d|式 ?\(?8\.\d", re.IGNORECASE)
 SOURCE_POINTS_AT_A_SEED = re.compile(r"seed|the chapter|the lesson|the tutorial|notes/", re.IGNORECASE)
 
 
@@ -299,7 +299,8 @@ def test_exported_anki_notes_stand_on_their_own(tmp_path):
 
 def test_the_document_check_catches_what_it_should():
     for text in ("What target KL does the chapter use?", "How does seed 003 cross-check it?",
-                 "(chapter 8, exercise 3)", "the crib-sheet defaults", "本章使用 0.02", "第 8 章练习 6", "速记表"):
+                 "(chapter 8, exercise 3)", "the crib-sheet defaults", "本章使用 0.02", "第 8 章练习 6", "速记表",
+                 "rho_i (eq. 8.1)", "式 (8.3) 中"):
         assert POINTS_AT_A_DOCUMENT.search(text), text
     assert not POINTS_AT_A_DOCUMENT.search("In a PPO run with target KL 0.02, when does it stop?")
 

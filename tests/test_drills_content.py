@@ -646,7 +646,7 @@ def test_total_loss_prompt_worked_example():
 # or "seed 003"; it states its setting itself.
 POINTS_AT_A_DOCUMENT = re.compile(
     r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
-    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d", re.IGNORECASE)
+    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d|eq\. ?\(?8\.\d|式 ?\(?8\.\d", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("drill_id", CORE_ORDER + list(PITFALLS))
