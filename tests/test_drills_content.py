@@ -658,6 +658,13 @@ def test_prompts_and_hints_stand_on_their_own(drill_id):
     assert not bad, f"{drill_id} points at documents the user does not have: {bad}"
 
 
+def test_mistake_texts_stand_on_their_own():
+    """A diagnosis is shown to the user: its title and explanation follow the same rule."""
+    bad = [f"{mid}: {m.group(0)!r}" for mid, mistake in all_mistakes().items()
+           for text in (mistake.title, mistake.explanation) for m in POINTS_AT_A_DOCUMENT.finditer(text)]
+    assert not bad, f"mistake texts point at documents the user does not have: {bad}"
+
+
 @pytest.mark.parametrize("drill_id", CORE_ORDER)
 def test_chinese_prompt_title_is_chinese(drill_id):
     title = (get_drill(drill_id).prompt_zh or "").splitlines()[0]
