@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -70,11 +70,18 @@ class PolicyLossSpec(LossSpec):
             ex(rho, adv, "shared notes probe 3.3 (loss 0.6)", clip_eps=0.2),
             ex([1.15, 0.85, 1.25], [1.0, -1.0, 1.0], "clip_eps = 0.1", clip_eps=0.1),
             ex([1.25, 0.75, 1.35], [1.0, -1.0, 1.0], "clip_eps = 0.3", clip_eps=0.3),
-            ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps"),
-            ex([1.1, 0.9, 1.5], [1.0, 1.0, -1.0], "log-probs near -1000 (exp underflows)",
-               old=[-1000.0, -1000.0, -1000.0], clip_eps=0.2),
             ex([1.3], [1.0], "T = 1", clip_eps=0.2),
+            ex([4.0, 8.0, 0.25, 6.0], [-1.0, -0.5, 1.0, 2.0], "ratios far outside the band", clip_eps=0.2),
+            ex([1.05, 0.7, 1.4, 1.0], [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
+               clip_eps=0.2),
         ]
+        base = ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps")
+        cases += self.defaults_pair(base.arrays, "default clip_eps")
+        for role, shift in (("unshifted", 0.0), ("shifted", -1000.0)):
+            e = ex([1.1, 0.9, 1.5], [1.0, 1.0, -1.0], "", clip_eps=0.2)
+            arrays = {**e.arrays, "new_logp": e.arrays["new_logp"] + shift, "old_logp": e.arrays["old_logp"] + shift}
+            cases.append(Example(arrays, dict(e.hyper), "edge: log-probs near -1000 (exp underflows)" if shift else
+                                 "edge: the same log-probs near -1", relation=("log-shift", role)))
         if framework == "torch":
             cases.append(Example({"new_logp": np.log([[1.5], [0.5], [1.1]]) - 1.0,
                                   "old_logp": np.full((3, 1), -1.0),
@@ -86,6 +93,11 @@ class PolicyLossSpec(LossSpec):
         from checker.reference import policy_loss
 
         return policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
+
+    def kinks(self, ex: Example) -> dict:
+        """The band edges: a ratio exactly 1 +- eps (clamp and min/max pick different subgradients there)."""
+        r, e = _ratio(ex), _eps(ex)
+        return {"new_logp": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9)}
 
     def grad_hint(self, name: str) -> str:
         return (" On tokens where the clip is active (A > 0 with ratio > 1 + eps, A < 0 with ratio < 1 - eps) it "
@@ -109,13 +121,15 @@ class PolicyLossSpec(LossSpec):
             Check("clip-eps", "the band follows clip_eps",
                   "With clip_eps = {eps} the band is [1 - {eps}, 1 + {eps}] around 1; expected {expected}, got {got}.",
                   applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
-            Check("underflow", "log-probs near -1000 give a finite, right loss",
-                  "With log-probs near -1000, exp(logp) underflows to 0; the ratio must be exp(new_logp - old_logp) "
-                  "in log space. Expected {expected}, got {got}.",
-                  applies=lambda ex: bool((ex.arrays["old_logp"] < -500).any()), fields=("loss",)),
+            Check("underflow", "log-probs shifted to near -1000 give the same loss (the ratio is taken in log space)",
+                  "Shifting both log-probs by the same constant leaves every ratio unchanged, yet {detail}: with "
+                  "log-probs near -1000, exp(logp) underflows to 0, so the ratio must be exp(new_logp - old_logp).",
+                  relation="log-shift", compare=relation_compare("shifted", "unshifted", "with log-probs near -1000",
+                                                                 "with the same log-probs near -1")),
             Check("defaults", "default clip_eps = 0.2",
-                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without clip_eps your function must behave as with clip_eps=0.2 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without clip_eps",
+                                                                "with clip_eps=0.2 passed")),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -64,9 +64,8 @@ class TotalLossSpec(LossSpec):
                [0.0, 0.0, 0.0], [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=1.0, ent_coef=0.5),
             ex("clipped policy and value terms", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, -1.0, 0.5],
                [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
-            ex("default coefficients", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
-               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]),
-        ]
+        ] + self.defaults_pair(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+                                  [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients")
 
     def reference_loss(self, t: dict, hyper: dict):
         from checker.reference import policy_loss, total_loss, value_loss
@@ -74,6 +73,14 @@ class TotalLossSpec(LossSpec):
         p = policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
         v = value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
         return total_loss(p, v, t["entropy"], hyper["vf_coef"], hyper["ent_coef"])
+
+    def kinks(self, ex: Example) -> dict:
+        from checker.specs.value_loss import value_kinks
+
+        e = ex.hyper.get("clip_eps", 0.2)
+        r = np.exp(ex.arrays["new_logp"] - ex.arrays["old_logp"])
+        return {"new_logp": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9),
+                "values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], e)}
 
     def grad_hint(self, name: str) -> str:
         if name == "entropy":
@@ -102,9 +109,10 @@ class TotalLossSpec(LossSpec):
                   applies=lambda ex: (ex.hyper.get("vf_coef", 0.5), ex.hyper.get("ent_coef", 0.01)) not in
                   ((0.5, 0.01), (0.0, 0.0)), fields=("loss",)),
             Check("defaults", "defaults clip_eps 0.2, vf_coef 0.5, ent_coef 0.01",
-                  "Called without the hyperparameters your function must use clip_eps = 0.2, vf_coef = 0.5 and "
-                  "ent_coef = 0.01; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without the hyperparameters your function must behave as with clip_eps = 0.2, "
+                  "vf_coef = 0.5 and ent_coef = 0.01 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without them",
+                                                                "with the defaults passed")),
             Check("matches-reference", "the total matches the reference on random batches",
                   "Your total loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -18,6 +18,16 @@ def _moves_inside(ex: Example) -> bool:
 
 def _moves_outside(ex: Example) -> bool:
     return bool((np.abs(ex.arrays["values"] - ex.arrays["old_values"]) > _eps(ex) + 1e-9).all())
+
+
+def value_kinks(v, old, ret, eps) -> np.ndarray:
+    """Where the clipped value loss is not differentiable: a move of exactly eps, or the two squared errors
+    equal (the max may take either branch)."""
+    move = v - old
+    clipped = old + np.clip(move, -eps, eps)
+    edge = np.isclose(np.abs(move), eps, rtol=0, atol=1e-9)
+    tie = np.isclose((v - ret) ** 2, (clipped - ret) ** 2, rtol=0, atol=1e-12) & (np.abs(move) > eps)
+    return edge | tie
 
 
 class ValueLossSpec(LossSpec):
@@ -57,14 +67,17 @@ class ValueLossSpec(LossSpec):
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [0.5, -0.5, 0.25], "moved past the return", clip_eps=0.2),
             ex([2.0, 3.0], [1.0, 1.0], [1.0, 4.0], "V_old far from 0", clip_eps=0.2),
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "clip_eps = 0.5", clip_eps=0.5),
-            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "default clip_eps"),
             ex([0.5], [0.0], [0.5], "T = 1, V equals R", clip_eps=0.2),
-        ]
+            ex([0.25, -0.25, 1.0], [0.0, 0.0, 0.5], [1.0, 0.5, -1.0], "moves exactly eps (the kink)", clip_eps=0.25),
+        ] + self.defaults_pair(ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "").arrays, "default clip_eps")
 
     def reference_loss(self, t: dict, hyper: dict):
         from checker.reference import value_loss
 
         return value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
+
+    def kinks(self, ex: Example) -> dict:
+        return {"values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], _eps(ex))}
 
     def checks(self) -> list[Check]:
         return [
@@ -82,8 +95,9 @@ class ValueLossSpec(LossSpec):
                   "got {got}.",
                   applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
             Check("defaults", "default clip_eps = 0.2",
-                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without clip_eps your function must behave as with clip_eps=0.2 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without clip_eps",
+                                                                "with clip_eps=0.2 passed")),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),
