@@ -286,31 +286,26 @@ class _Run:
     def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
         """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
         explained: set[str] = set()
-        deviates: dict[str, bool] = {}
-        # the answer's differing axes first: most variants fail to match there at once
-        order = sorted(self.axes, key=lambda a: a.id not in differing)
-        for axis in order:
-            exs = self.axis_examples[axis.id]
-            if axis.id in differing:
-                evidence, match = 0, True
-                for i in exs:
-                    vi = self.view(v, i)
-                    if not self.equal(vi, self.cand[i], axis.field):
-                        match = False
-                        break
-                    if not self.equal(vi, self.ref[i], axis.field):
-                        evidence += 1
-                if match and evidence >= MIN_EVIDENCE:
-                    explained.add(axis.id)
-                deviates[axis.id] = not match or evidence > 0
-            else:
-                deviates[axis.id] = any(not self.equal(self.view(v, i), self.ref[i], axis.field) for i in exs)
+        for axis in self.axes:
+            if axis.id not in differing:
+                continue
+            evidence = 0
+            for i in self.ordered[axis.id]:  # where the answer differs first: most variants fail there at once
+                vi = self.view(v, i)
+                if not self.equal(vi, self.cand[i], axis.field):
+                    evidence = -1
+                    break
+                if not self.equal(vi, self.ref[i], axis.field):
+                    evidence += 1
+            if evidence >= MIN_EVIDENCE:
+                explained.add(axis.id)
         if not explained:
             return None
         groups = {a.group or a.id for a in self.axes if a.id in explained}
         for axis in self.axes:
-            if (axis.group or axis.id) in groups and deviates[axis.id] and axis.id not in differing:
-                return None  # the variant changes this part of the behaviour; the answer does not
+            if (axis.group or axis.id) in groups and axis.id not in differing:
+                if any(not self.equal(self.view(v, i), self.ref[i], axis.field) for i in self.axis_examples[axis.id]):
+                    return None  # the variant changes this part of the behaviour; the answer does not
         return explained
 
 
@@ -323,6 +318,8 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
     run = _Run(spec, framework, examples, calls, candidate_results, expected)
     titles = {a.id: a.title for a in run.axes}
     differing = {a.id for a in run.axes if run.differs(a)}
+    run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.equal(run.cand[i], run.ref[i], a.field))
+                   for a in run.axes}
     if not differing:
         return Explanation([], [])
     judged: list[tuple[Variant, set[str]]] = []

@@ -79,6 +79,17 @@ class ActorLossSpec(LossSpec):
             Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
                      "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
         ]
+        big_old = t([[-1.0, -2.0, -1.5], [-1.0, -0.5, -2.0]])
+        big_new = big_old + np.log(t([[12.0, 20.0, 4.0], [7.0, 1.0, 0.5]]))
+        big_adv = t([[-1.0, -2.0, -0.5], [-1.0, 1.0, 1.0]])
+        for reduction in ("token_mean", "sequence_mean"):
+            ok.append(Example({"log_probs_new": big_new, "log_probs_old": big_old, "advantages": big_adv,
+                               "response_mask": np.array([[True, True, True], [True, True, False]])},
+                              {"clip_range": 0.2, "reduction": reduction}, f"edge: huge ratios with A < 0 ({reduction})"))
+            ok.append(Example({"log_probs_new": t([[-0.5, 1.0]]) + np.log(t([[16.0, 30.0]])),
+                               "log_probs_old": t([[-0.5, 1.0]]), "advantages": t([[-0.5, -1.5]])},
+                              {"clip_range": 0.1, "reduction": reduction},
+                              f"edge: huge ratios with A < 0, no mask ({reduction})"))
         ok += self.defaults_pair({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv,
                                   "response_mask": tr_mask}, "default clip_range and reduction")
         for role, mask in (("none", None), ("all-true", np.ones((2, 3), dtype=bool))):

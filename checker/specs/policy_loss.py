@@ -72,6 +72,8 @@ class PolicyLossSpec(LossSpec):
             ex([1.25, 0.75, 1.35], [1.0, -1.0, 1.0], "clip_eps = 0.3", clip_eps=0.3),
             ex([1.3], [1.0], "T = 1", clip_eps=0.2),
             ex([4.0, 8.0, 0.25, 6.0], [-1.0, -0.5, 1.0, 2.0], "ratios far outside the band", clip_eps=0.2),
+            ex([12.0, 20.0, 7.0, 1.0], [-1.0, -2.0, -0.5, 1.0], "huge ratios with A < 0", clip_eps=0.2),
+            ex([2.5, 16.0, 0.5], [-1.5, -1.0, 2.0], "large ratios on both sides", clip_eps=0.1),
             ex([1.05, 0.7, 1.4, 1.0], [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
                clip_eps=0.2),
         ]
