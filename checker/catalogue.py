@@ -54,6 +54,7 @@ class Explanation:
     names: list[tuple[tuple[str, ...], list[str]]]  # (ids, axis titles)
     unexplained: list[tuple[str, str]]              # (axis title, what differs)
     alternatives: bool = False                      # several variants explain the same axes equally
+    alternative_of: dict = field(default_factory=dict)  # ids -> the ids it is indistinguishable from
 
     def __iter__(self):  # backwards compatible: iterate the named id tuples
         return iter(ids for ids, _ in self.names)
@@ -334,12 +335,13 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
             if got and got - covered:
                 judged.append((v, got))
     names, alternatives = _cover(judged, differing)
-    explained = set().union(*(set(axes) for _, axes in names)) if names else set()
+    explained = set().union(*(set(axes) for _, axes, _ in names)) if names else set()
     out_names = [(ids, [] if set(axes) >= differing else [titles[a.id] for a in run.axes if a.id in axes])
-                 for ids, axes in names]
+                 for ids, axes, _ in names]
+    alt_of = {ids: first for ids, _, first in names if first != ids}
     unexplained = [(titles[a.id], _first_difference(run, a)) for a in run.axes
                    if a.id in differing and a.id not in explained]
-    return Explanation(out_names, unexplained, alternatives)
+    return Explanation(out_names, unexplained, alternatives, alt_of)
 
 
 def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
@@ -363,14 +365,15 @@ def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
         if len({ids for ids in ids_seen}) > 1:
             alternatives = True
         for ids in ids_seen:
-            names.append((ids, set(cover)))
+            names.append((ids, set(cover), ids_seen[0]))
             named_ids.add(ids)
         remaining -= cover
-    # one entry per id tuple, each with the union of axes it explains
-    merged: dict[tuple[str, ...], set[str]] = {}
-    for ids, axes in names:
-        merged.setdefault(ids, set()).update(axes)
-    return list(merged.items()), alternatives
+    # one entry per id tuple, each with the union of axes it explains and the first of its alternatives
+    merged: dict[tuple[str, ...], list] = {}
+    for ids, axes, first in names:
+        entry = merged.setdefault(ids, [set(), first])
+        entry[0].update(axes)
+    return [(ids, axes, first) for ids, (axes, first) in merged.items()], alternatives
 
 
 def _first_difference(run: _Run, axis) -> str:

@@ -294,7 +294,7 @@ def _diagnoses(spec, framework, examples, calls, results, expected, failures):
     out: list[Diagnosis] = []
     seen: dict[str, Diagnosis] = {}
 
-    def add(mid: str, explains: list[str] | None = None):
+    def add(mid: str, explains: list[str] | None = None, alternative_to: str | None = None):
         if mid in seen:
             for a in explains or []:
                 if a not in seen[mid].explains:
@@ -302,14 +302,15 @@ def _diagnoses(spec, framework, examples, calls, results, expected, failures):
             return
         m = mistakes.get(mid)
         d = Diagnosis(mid, m.title if m else mid, m.explanation if m else "", m.card if m else None,
-                      list(explains or []))
+                      list(explains or []), alternative_to)
         seen[mid] = d
         out.append(d)
 
     found = diagnose(spec, framework, examples, calls, results, expected)
     for ids, axes in found.names:
-        for mid in ids:
-            add(mid, axes)
+        alt = found.alternative_of.get(ids)
+        for k, mid in enumerate(ids):
+            add(mid, axes, alt[k] if alt and len(alt) == len(ids) and alt[k] != mid else None)
     unexplained = [Unexplained(axis, differs) for axis, differs in found.unexplained]
     explained = bool(out)  # a catalogued mistake already explains any odd output it produces
     for mid in ("output-type", "output-shape", "output-nonfinite"):

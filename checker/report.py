@@ -24,6 +24,7 @@ class Diagnosis:
     explanation: str
     card: str | None
     explains: list[str] = field(default_factory=list)  # the parts of the behaviour it explains (all: empty)
+    alternative_to: str | None = None  # an earlier name whose behaviour this one shares exactly: either applies
 
 
 @dataclass
@@ -165,8 +166,11 @@ def render(report: Report, color: bool = False) -> str:
         lines.append("")
         lines.append(paint("Diagnosis:", "1;33"))
         for d in report.diagnoses:
-            lines.append(f"  {paint(d.title, '1')}  [{d.id}]")
-            if d.explains:
+            if d.alternative_to:
+                lines.append(f"  or, with exactly the same behaviour here: {paint(d.title, '1')}  [{d.id}]")
+            else:
+                lines.append(f"  {paint(d.title, '1')}  [{d.id}]")
+            if d.explains and not d.alternative_to:
                 lines.extend(_wrap("explains " + "; ".join(d.explains), "    "))
             lines.extend(_wrap(d.explanation, "    "))
             if d.card:

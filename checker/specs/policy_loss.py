@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, relation_compare
+from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -25,6 +25,25 @@ def _beyond(ex: Example) -> bool:
     """Every token sits where the clip matters: A > 0 above the band or A < 0 below it."""
     r, a, e = _ratio(ex), ex.arrays["advantages"], _eps(ex)
     return bool((((a > 0) & (r > 1 + e + 1e-9)) | ((a < 0) & (r < 1 - e - 1e-9))).all())
+
+
+SCALE_U = [1.5, -1.5, 2.0, -2.0, 1.5, -0.5, 0.5]   # ratio = 1 + eps * u in the clip_eps relation
+SCALE_A = [1.0, -1.0, 0.5, -2.0, -1.0, 1.0, 2.0]   # the clip is active on the first four
+SCALE_EPS = (0.1, 0.3)
+
+
+def _band_scales(got: dict) -> str | None:
+    """With ratio = 1 + eps u, the clipped objective is mean(A) + eps * G(u, A): the loss minus its value
+    at ratio 1, divided by eps, must not depend on eps."""
+    if any(got.get(k) is None for k in ("one", "small", "large")):
+        return None
+    base = float(got["one"]["loss"])
+    lo, hi = SCALE_EPS
+    a, b = (float(got["small"]["loss"]) - base) / lo, (float(got["large"]["loss"]) - base) / hi
+    if close(np.asarray(a), np.asarray(b)):
+        return None
+    return (f"with ratio = 1 + clip_eps * u for u = {SCALE_U} and A = {SCALE_A}, (your loss - your loss at "
+            f"ratio 1) / clip_eps is {a:.6g} with clip_eps = {lo} but {b:.6g} with clip_eps = {hi}")
 
 
 class PolicyLossSpec(LossSpec):
@@ -77,6 +96,10 @@ class PolicyLossSpec(LossSpec):
             ex([1.05, 0.7, 1.4, 1.0], [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
                clip_eps=0.2),
         ]
+        for role, eps in (("one", 0.0), ("small", SCALE_EPS[0]), ("large", SCALE_EPS[1])):
+            e = ex([1.0 + eps * u for u in SCALE_U], SCALE_A, "", clip_eps=eps or 0.2)
+            cases.append(Example(e.arrays, dict(e.hyper), f"edge: ratios 1 + {eps} u with clip_eps = {eps or 0.2}",
+                                 relation=("band-scale", role)))
         base = ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps")
         cases += self.defaults_pair(base.arrays, "default clip_eps")
         for role, shift in (("unshifted", 0.0), ("shifted", -1000.0)):
@@ -99,7 +122,8 @@ class PolicyLossSpec(LossSpec):
     def kinks(self, ex: Example) -> dict:
         """The band edges: a ratio exactly 1 +- eps (clamp and min/max pick different subgradients there)."""
         r, e = _ratio(ex), _eps(ex)
-        return {"new_logp": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9)}
+        return {"new_logp": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9),
+                "advantages": ex.arrays["advantages"] == 0}  # min(rA, clip(r)A) has a kink in A at A = 0
 
     def grad_hint(self, name: str) -> str:
         return (" On tokens where the clip is active (A > 0 with ratio > 1 + eps, A < 0 with ratio < 1 - eps) it "
@@ -121,8 +145,9 @@ class PolicyLossSpec(LossSpec):
                   "expected {expected}, got {got}.",
                   applies=_beyond, fields=("loss",)),
             Check("clip-eps", "the band follows clip_eps",
-                  "With clip_eps = {eps} the band is [1 - {eps}, 1 + {eps}] around 1; expected {expected}, got {got}.",
-                  applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
+                  "The band must be [1 - clip_eps, 1 + clip_eps] for every clip_eps, so the clipped part of the "
+                  "objective scales with clip_eps: {detail}.",
+                  relation="band-scale", compare=_band_scales),
             Check("underflow", "log-probs shifted to near -1000 give the same loss (the ratio is taken in log space)",
                   "Shifting both log-probs by the same constant leaves every ratio unchanged, yet {detail}: with "
                   "log-probs near -1000, exp(logp) underflows to 0, so the ratio must be exp(new_logp - old_logp).",
