@@ -166,7 +166,7 @@ def variants(drill_id: str, framework: str) -> tuple[Variant, ...]:
 
 # ---- behaviour as fields ---------------------------------------------------------------------------
 
-def behaviour(spec, result, example, framework) -> dict | None:
+def behaviour(spec, result, example, framework, kinks: dict | None = None) -> dict | None:
     """The fields an axis can look at: outputs, derived fields, "grad:<x>" (None = no gradient) and
     "nograd:<x>" (None when no or an all-zero gradient), gradients zeroed on the spec's kinks. None when
     the call raised or its output has the wrong structure."""
@@ -178,7 +178,7 @@ def behaviour(spec, result, example, framework) -> dict | None:
         return None
     out.update(spec.derive(example, out))
     if framework == "torch":
-        kinks = spec.kinks(example)
+        kinks = spec.kinks(example) if kinks is None else kinks
         for name, g in (result.grads or {}).items():
             if g is not None and name in kinks and np.shape(kinks[name]) == np.shape(g):
                 g = np.where(kinks[name], 0.0, g)
@@ -203,6 +203,8 @@ def _reference_behaviour(spec, expected, example, framework) -> dict:
 def _same(x, y) -> bool:
     if x is None or y is None:
         return x is None and y is None
+    if x is y:
+        return True
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     return x.shape == y.shape and bool(close(x, y).all())
 
@@ -231,7 +233,9 @@ class _Run:
         self.usable = [i for i, ex in enumerate(examples)
                        if ex.invalid is None and i in candidate_results and expected[i].error is None]
         self.keys = {i: example_key(examples[i]) for i in self.usable}
-        self.cand = {i: behaviour(spec, candidate_results[i], examples[i], framework) for i in self.usable}
+        self.kinks = {i: spec.kinks(examples[i]) if framework == "torch" else {} for i in self.usable}
+        self.cand = {i: behaviour(spec, candidate_results[i], examples[i], framework, self.kinks[i])
+                     for i in self.usable}
         self.ref = {i: _reference_behaviour(spec, expected[i], examples[i], framework) for i in self.usable}
         self.axes = [a for a in spec.axes(framework)]
         self.axis_examples = {a.id: [i for i in self.usable if a.applies(examples[i])
@@ -256,7 +260,7 @@ class _Run:
             else:
                 if key not in v.results:
                     v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
-                v.views[key] = behaviour(self.spec, v.results[key], self.examples[i], self.framework)
+                v.views[key] = behaviour(self.spec, v.results[key], self.examples[i], self.framework, self.kinks[i])
         return v.views[key]
 
     def _superpose(self, parts, i) -> dict | None:

@@ -95,7 +95,9 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         for cr, c in zip(report.checks, checks):
             if not cr.passed:
                 cr.message = message(spec, c, min(failures[c.id], key=lambda f: f.example.size()))
-    report.diagnoses, report.unexplained = _diagnoses(spec, framework, examples, calls, results, expected, failures)
+    if failed or report.error is not None:  # a right answer has nothing to diagnose
+        report.diagnoses, report.unexplained = _diagnoses(spec, framework, examples, calls, results, expected,
+                                                          failures)
     report.passed = not failed and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report

@@ -259,7 +259,7 @@ class ActorLossSpec(LossSpec):
     def kinks(self, ex: Example) -> dict:
         r = np.exp(ex.arrays["log_probs_new"] - ex.arrays["log_probs_old"])
         e = ex.hyper.get("clip_range", 0.2)
-        return {"log_probs_new": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9),
+        return {"log_probs_new": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
                 "advantages": ex.arrays["advantages"] == 0}
 
 

@@ -87,11 +87,15 @@ class Mismatch:
 
 
 def close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Elementwise closeness with NaN == NaN and inf == inf of the same sign."""
+    """Elementwise closeness with NaN == NaN and inf == inf of the same sign (np.isclose's rule,
+    |a - b| <= atol + rtol |b|, written out: np.isclose costs ~50 us a call on the small arrays here)."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.isclose(a, b, rtol=RTOL, atol=ATOL, equal_nan=True) | (np.isinf(a) & (a == b))
+        ok = np.abs(a - b) <= ATOL + RTOL * np.abs(b)
+        ok |= a == b
+        ok |= np.isnan(a) & np.isnan(b)
+    return ok
 
 
 def same_outputs(a: dict | None, b: dict | None) -> tuple[str, tuple, Any, Any] | None:

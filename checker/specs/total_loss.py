@@ -79,7 +79,7 @@ class TotalLossSpec(LossSpec):
 
         e = ex.hyper.get("clip_eps", 0.2)
         r = np.exp(ex.arrays["new_logp"] - ex.arrays["old_logp"])
-        return {"new_logp": np.isclose(r, 1 + e, rtol=0, atol=1e-9) | np.isclose(r, 1 - e, rtol=0, atol=1e-9),
+        return {"new_logp": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
                 "advantages": ex.arrays["advantages"] == 0,
                 "values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], e)}
 

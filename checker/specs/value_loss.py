@@ -43,8 +43,8 @@ def value_kinks(v, old, ret, eps) -> np.ndarray:
     equal (the max may take either branch)."""
     move = v - old
     clipped = old + np.clip(move, -eps, eps)
-    edge = np.isclose(np.abs(move), eps, rtol=0, atol=1e-9)
-    tie = np.isclose((v - ret) ** 2, (clipped - ret) ** 2, rtol=0, atol=1e-12) & (np.abs(move) > eps)
+    edge = np.abs(np.abs(move) - eps) <= 1e-9
+    tie = (np.abs((v - ret) ** 2 - (clipped - ret) ** 2) <= 1e-12) & (np.abs(move) > eps)
     return edge | tie
 
 
