@@ -181,7 +181,7 @@ def render(report: Report, color: bool = False) -> str:
             "No catalogued mistake explains this; what differs:"
         lines.append(paint(head, "1;33"))
         for u in report.unexplained:
-            lines.extend(_wrap(f"{u.axis}: {u.differs}", "  - ", ) or [f"  - {u.axis}"])
+            lines.extend(_wrap(f"{u.axis}: {u.differs}", "  - ", "    "))
     elif not report.diagnoses and not report.passed and not report.error:
         lines.append("")
         lines.append("No catalogued mistake matches this behaviour; compare with the counterexample above.")
@@ -194,10 +194,11 @@ def render(report: Report, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+def _wrap(text: str, indent: str, subsequent: str | None = None, width: int = 100) -> list[str]:
     import textwrap
 
-    return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent)
+    return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent,
+                         subsequent_indent=indent if subsequent is None else subsequent)
 
 
 def report_from_json(data: dict) -> Report:

@@ -215,6 +215,8 @@ class GaeSpec(DrillSpec):
                  applies=_no_dones, group="advantages"),
             Axis("advantages-dones", "the advantages on rollouts with dones", "advantages",
                  applies=lambda ex: not _no_dones(ex), group="advantages"),
+            Axis("advantages-standardised", "the advantages up to shift and scale (as if whitened)",
+                 "advantages-standardised", group="advantages"),
             Axis("returns-minus-advantages", "the returns given your advantages (returns - advantages)",
                  "returns-minus-advantages", group="returns"),
         ]
@@ -222,7 +224,14 @@ class GaeSpec(DrillSpec):
     def derive(self, ex: Example, outputs: dict) -> dict:
         if "returns" not in outputs or "advantages" not in outputs:
             return {}
-        return {"returns-minus-advantages": np.asarray(outputs["returns"]) - np.asarray(outputs["advantages"])}
+        a = np.asarray(outputs["advantages"], dtype=np.float64)
+        out = {"returns-minus-advantages": np.asarray(outputs["returns"]) - a}
+        if a.shape[-1] >= 3 and np.isfinite(a).all():
+            # per rollout: whitening (per rollout or over the batch) on top of another slip leaves it visible
+            m, sd = a.mean(axis=-1, keepdims=True), a.std(axis=-1, keepdims=True)
+            if (sd > 1e-6).all():
+                out["advantages-standardised"] = (a - m) / sd
+        return out
 
 
 SPEC = GaeSpec()

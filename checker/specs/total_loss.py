@@ -43,8 +43,8 @@ class TotalLossSpec(LossSpec):
         return draw()
 
     def edge_cases(self, framework: str) -> list[Example]:
-        def ex(label, ratios, adv, v, vold, ret, ent, **hyper):
-            old = np.full(len(ratios), -1.0)
+        def ex(label, ratios, adv, v, vold, ret, ent, base=-1.0, **hyper):
+            old = np.full(len(ratios), base)
             arrays = {"new_logp": old + np.log(np.asarray(ratios, dtype=np.float64)), "old_logp": old,
                       "advantages": adv, "values": v, "old_values": vold, "returns": ret, "entropy": ent}
             arrays = {k: np.asarray(x, dtype=np.float64) for k, x in arrays.items()}
@@ -64,6 +64,14 @@ class TotalLossSpec(LossSpec):
                [0.0, 0.0, 0.0], [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=1.0, ent_coef=0.5),
             ex("clipped policy and value terms", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, -1.0, 0.5],
                [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("huge ratios with A < 0", [12.0, 20.0, 7.0], [-1.0, -2.0, -0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("huge ratios on both sides", [16.0, 0.05, 30.0], [-1.5, 1.0, -0.5], [0.5, 0.25, -0.5],
+               [0.0, 0.5, 0.0], [1.0, 1.0, 1.0], [0.5, 0.5, 0.5], clip_eps=0.1, vf_coef=1.0, ent_coef=0.1),
+            ex("log-probs near -1000", [1.1, 0.9, 1.5], [1.0, 1.0, -1.0], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], base=-1000.0, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("log-probs near -800", [1.05, 0.7, 1.4], [2.0, -1.0, 1.0], [0.5, 0.5, 0.5], [0.0, 1.0, 0.0],
+               [1.0, 0.0, -1.0], [0.5, 1.0, 1.5], base=-800.0, clip_eps=0.2, vf_coef=0.5, ent_coef=0.1),
         ] + self.defaults_pair(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
                                   [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients")
 
