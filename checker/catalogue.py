@@ -338,6 +338,12 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
             got = run.judge(v, differing)
             if got and got - covered:
                 judged.append((v, got))
+    covered = set().union(*(g for _, g in judged)) if judged else set()
+    if differing - covered:
+        for v in _superposed(run, singles(spec.drill_id, framework), differing):
+            got = run.judge(v, differing)
+            if got and got - covered:
+                judged.append((v, got))
     names, alternatives = _cover(judged, differing)
     explained = set().union(*(set(axes) for _, axes, _ in names)) if names else set()
     out_names = [(ids, [] if set(axes) >= differing else [titles[a.id] for a in run.axes if a.id in axes])
@@ -346,6 +352,32 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
     unexplained = [(titles[a.id], _first_difference(run, a)) for a in run.axes
                    if a.id in differing and a.id not in explained]
     return Explanation(out_names, unexplained, alternatives, alt_of)
+
+
+def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
+    """Two mistakes whose edits cannot be merged (they touch the same line, or are written as whole forms)
+    and whose effects are disjoint: the reference plus both deviations. Only mistakes whose every
+    deviation falls where the answer deviates too are combined."""
+    plausible = []
+    for v in candidates:
+        ok = True
+        for axis in run.axes:
+            for i in run.ordered[axis.id][::-1]:  # where the answer equals the reference first
+                if run.equal(run.cand[i], run.ref[i], axis.field):
+                    if not run.equal(run.view(v, i), run.ref[i], axis.field):
+                        ok = False
+                        break
+                else:
+                    break
+            if not ok:
+                break
+        if ok:
+            plausible.append(v)
+    out = []
+    for a, b in itertools.combinations(plausible, 2):
+        if a.ids != b.ids and not a.parts and not b.parts:
+            out.append(Variant(a.ids + b.ids, None, f"{a.label}(+){b.label}", parts=(a, b)))
+    return out
 
 
 def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
