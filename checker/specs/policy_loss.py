@@ -68,11 +68,12 @@ class PolicyLossSpec(LossSpec):
         return draw()
 
     def edge_cases(self, framework: str) -> list[Example]:
-        def ex(ratios, adv, label, old=None, **hyper):
+        def ex(ratios, adv, label, old=None, log_ratio=None, **hyper):
             r = np.asarray(ratios, dtype=np.float64)
             o = np.full_like(r, -1.0) if old is None else np.asarray(old, dtype=np.float64)
             a = np.asarray(adv, dtype=np.float64)
-            new = o + np.log(r)
+            # log-ratios on a 1/16 grid keep new - old exact in float32 even near -1000
+            new = o + (np.log(r) if log_ratio is None else np.asarray(log_ratio, dtype=np.float64))
             if framework == "torch":
                 new, o, a = new[None], o[None], a[None]
             return Example({"new_logp": new, "old_logp": o, "advantages": a}, hyper, f"edge: {label}")
@@ -93,8 +94,8 @@ class PolicyLossSpec(LossSpec):
             ex([4.0, 8.0, 0.25, 6.0], [-1.0, -0.5, 1.0, 2.0], "ratios far outside the band", clip_eps=0.2),
             ex([12.0, 20.0, 7.0, 1.0], [-1.0, -2.0, -0.5, 1.0], "huge ratios with A < 0", clip_eps=0.2),
             ex([2.5, 16.0, 0.5], [-1.5, -1.0, 2.0], "large ratios on both sides", clip_eps=0.1),
-            ex([1.05, 0.7, 1.4, 1.0], [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
-               clip_eps=0.2),
+            ex([1.0] * 4, [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
+               log_ratio=[0.0625, -0.375, 0.3125, 0.0], clip_eps=0.2),
         ]
         for role, eps in (("one", 0.0), ("small", SCALE_EPS[0]), ("large", SCALE_EPS[1])):
             e = ex([1.0 + eps * u for u in SCALE_U], SCALE_A, "", clip_eps=eps or 0.2)
@@ -103,7 +104,7 @@ class PolicyLossSpec(LossSpec):
         base = ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps")
         cases += self.defaults_pair(base.arrays, "default clip_eps")
         for role, shift in (("unshifted", 0.0), ("shifted", -1000.0)):
-            e = ex([1.1, 0.9, 1.5], [1.0, 1.0, -1.0], "", clip_eps=0.2)
+            e = ex([1.0] * 3, [1.0, 1.0, -1.0], "", log_ratio=[0.125, -0.0625, 0.375], clip_eps=0.2)
             arrays = {**e.arrays, "new_logp": e.arrays["new_logp"] + shift, "old_logp": e.arrays["old_logp"] + shift}
             cases.append(Example(arrays, dict(e.hyper), "edge: log-probs near -1000 (exp underflows)" if shift else
                                  "edge: the same log-probs near -1", relation=("log-shift", role)))

@@ -43,9 +43,10 @@ class TotalLossSpec(LossSpec):
         return draw()
 
     def edge_cases(self, framework: str) -> list[Example]:
-        def ex(label, ratios, adv, v, vold, ret, ent, base=-1.0, **hyper):
+        def ex(label, ratios, adv, v, vold, ret, ent, base=-1.0, log_ratio=None, **hyper):
             old = np.full(len(ratios), base)
-            arrays = {"new_logp": old + np.log(np.asarray(ratios, dtype=np.float64)), "old_logp": old,
+            lr = np.log(np.asarray(ratios, dtype=np.float64)) if log_ratio is None else np.asarray(log_ratio, dtype=np.float64)
+            arrays = {"new_logp": old + lr, "old_logp": old,
                       "advantages": adv, "values": v, "old_values": vold, "returns": ret, "entropy": ent}
             arrays = {k: np.asarray(x, dtype=np.float64) for k, x in arrays.items()}
             if framework == "torch":
@@ -68,10 +69,12 @@ class TotalLossSpec(LossSpec):
                [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
             ex("huge ratios on both sides", [16.0, 0.05, 30.0], [-1.5, 1.0, -0.5], [0.5, 0.25, -0.5],
                [0.0, 0.5, 0.0], [1.0, 1.0, 1.0], [0.5, 0.5, 0.5], clip_eps=0.1, vf_coef=1.0, ent_coef=0.1),
-            ex("log-probs near -1000", [1.1, 0.9, 1.5], [1.0, 1.0, -1.0], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
-               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], base=-1000.0, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
-            ex("log-probs near -800", [1.05, 0.7, 1.4], [2.0, -1.0, 1.0], [0.5, 0.5, 0.5], [0.0, 1.0, 0.0],
-               [1.0, 0.0, -1.0], [0.5, 1.0, 1.5], base=-800.0, clip_eps=0.2, vf_coef=0.5, ent_coef=0.1),
+            ex("log-probs near -1000", [1.0] * 3, [1.0, 1.0, -1.0], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], base=-1000.0, log_ratio=[0.125, -0.0625, 0.375], clip_eps=0.2,
+               vf_coef=0.5, ent_coef=0.01),
+            ex("log-probs near -800", [1.0] * 3, [2.0, -1.0, 1.0], [0.5, 0.5, 0.5], [0.0, 1.0, 0.0],
+               [1.0, 0.0, -1.0], [0.5, 1.0, 1.5], base=-800.0, log_ratio=[0.0625, -0.375, 0.3125], clip_eps=0.2,
+               vf_coef=0.5, ent_coef=0.1),
         ] + self.defaults_pair(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
                                   [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients")
 
