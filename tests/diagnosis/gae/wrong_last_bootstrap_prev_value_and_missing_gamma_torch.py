@@ -1,4 +1,4 @@
-# expect: TBD-last-bootstrap-from-prev-value gae-missing-gamma
+# expect: gae-last-step-stale-bootstrap gae-missing-gamma
 # framework: torch
 # style: bootstrap from V(s_{T-1}) and lam-only recursion
 import torch

@@ -1,4 +1,4 @@
-# expect: TBD-last-bootstrap-from-prev-value
+# expect: gae-last-step-stale-bootstrap
 # framework: numpy
 # style: "last_value = values[-2]" misread as the final state's value, lists then np.array
 import numpy as np

@@ -1,4 +1,4 @@
-# expect: TBD-last-bootstrap-from-prev-value
+# expect: gae-last-step-stale-bootstrap
 # framework: numpy
 # style: last step bootstraps from values[T - 1] (the state it starts from)
 import numpy as np

@@ -1,4 +1,4 @@
-# expect: TBD-last-bootstrap-from-prev-value
+# expect: gae-last-step-stale-bootstrap
 # framework: torch
 # style: next values = values[:, 1:T] with the last column repeated
 import torch
