@@ -1,0 +1,482 @@
+"""The progress store: `ProgressStore`, `open_store()`, `StoreError` and the row records.
+
+One SQLite file, `<data_dir>/progress.sqlite3`, holds everything a user must never lose: card
+schedule states and every review, drill attempts and drill schedule states, mock interviews and
+settings. Why it is built this way:
+
+- Each write is its own short `BEGIN IMMEDIATE` transaction committed as it happens, in WAL mode
+  with `synchronous = FULL` (about 0.2 ms a commit here; reviews are user-paced), so killing the
+  process, or even losing power, loses at most the write in flight and two processes never interleave a
+  read-modify-write (the scheduler reads a card's state inside the same transaction it writes in).
+- A file that is not a database, fails `PRAGMA quick_check`, belongs to another program, or has a
+  schema version newer than this code is refused with `StoreError` before anything is written:
+  the user's bytes stay exactly as they were.
+- The schema (`cards.progress.schema`) is versioned with `PRAGMA user_version` and an ordered list of
+  migrations, each run in the same transaction as its version bump, after a backup of the file.
+
+JSON export / import lives in `cards.progress.json_io`.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+
+from cards.progress import json_io
+from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
+
+__all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock",
+           "SCHEMA_VERSION", "utc_iso", "parse_iso"]
+
+DB_NAME = "progress.sqlite3"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """The progress file cannot be used safely; the message names the path and what to do."""
+
+
+@dataclass(frozen=True)
+class Review:
+    """One row of the review log. `state_before` is None for a card's first review."""
+
+    id: int
+    uid: str
+    card_id: str
+    rating: int
+    reviewed_at: datetime
+    duration_ms: int
+    source: str
+    state_before: dict | None
+    state_after: dict
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One drill attempt, as recorded by the app or `ppo-drill check`."""
+
+    id: int
+    uid: str
+    drill_id: str
+    framework: str
+    started_at: datetime
+    finished_at: datetime | None
+    elapsed_s: float | None
+    passed: bool
+    mistakes: list[str]
+    code: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Mock:
+    """One mock interview session; `payload` is the caller's JSON data."""
+
+    id: str
+    seed: int
+    started_at: datetime
+    finished_at: datetime | None
+    payload: Any
+
+
+def _check_file(path: Path) -> None:
+    """Refuse, before opening, anything that is not an SQLite file (without touching it)."""
+    try:
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a progress database; move it aside and run again.")
+        size = path.stat().st_size
+        if size == 0:
+            return
+        with open(path, "rb") as fh:
+            head = fh.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read progress database {path}: {exc.strerror or exc}") from exc
+    if head != _SQLITE_MAGIC:
+        raise StoreError(
+            f"{path} is not a ppo-drill progress database (it is not an SQLite file). "
+            f"It was left untouched: move it aside (or restore it from a backup or an "
+            f"`export-progress` file) and run again."
+        )
+
+
+class ProgressStore:
+    """All of a user's progress in one SQLite file. Construct with the file's path.
+
+    Raises `StoreError` if the file is corrupt, foreign or newer than this code; in that case
+    nothing has been written to it. Use as a context manager or call `close()`.
+    """
+
+    def __init__(self, path: Path | str, *, check: bool = True, timeout_s: float = 10.0) -> None:
+        self.path = Path(path)
+        self._depth = 0
+        self._gen = 0
+        self._lock = threading.RLock()  # the app's worker threads share one connection
+        _check_file(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
+                                 check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
+        self._db = db
+        try:
+            self._inspect(check)
+        except BaseException:
+            db.close()
+            raise
+        db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
+        db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    # -- opening -----------------------------------------------------------------------------
+
+    def _inspect(self, check: bool) -> None:
+        """Read-only checks: corrupt, foreign or newer files raise before any write."""
+        db = self._db
+        try:
+            db.execute("PRAGMA busy_timeout = 10000")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if check:
+                problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+                if problems != ["ok"]:
+                    raise sqlite3.DatabaseError("; ".join(problems))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is damaged and cannot be used ({exc}). It was left untouched: "
+                f"move it aside, restore a backup or import an `export-progress` file into a "
+                f"fresh data folder, and run again."
+            ) from exc
+        if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables > 0):
+            raise StoreError(
+                f"{self.path} is an SQLite database from another program, not ppo-drill progress. "
+                f"It was left untouched: move it aside or choose another --data-dir."
+            )
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer ppo-drill (schema version {version}; this "
+                f"version knows up to {SCHEMA_VERSION}). It was left untouched: upgrade ppo-drill "
+                f"to use it."
+            )
+
+    def _migrate(self) -> None:
+        """Apply pending migrations, each in its own transaction with its version bump.
+
+        An existing file is first copied to `progress.v<N>.backup.sqlite3` (SQLite's online
+        backup, consistent even with other readers), so an upgrade can always be undone.
+        """
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if 0 < version < SCHEMA_VERSION:
+            backup = self.path.with_name(f"{self.path.stem}.v{version}.backup{self.path.suffix}")
+            if not backup.exists():
+                target = sqlite3.connect(backup)
+                try:
+                    self._db.backup(target)
+                finally:
+                    target.close()
+        while True:
+            with self._write():
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version >= SCHEMA_VERSION:
+                    if version > SCHEMA_VERSION:  # another process upgraded meanwhile
+                        raise StoreError(f"{self.path} was upgraded by a newer ppo-drill while opening.")
+                    return
+                MIGRATIONS[version](self._db)
+                self._db.execute(f"PRAGMA user_version = {version + 1}")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the connection (all writes are already committed)."""
+        self._db.close()
+
+    def __enter__(self) -> "ProgressStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE takes the write lock up front); nests.
+
+        SQLite failures while writing (disk full, read-only folder, lock timeout) become a
+        `StoreError`; the transaction is rolled back, so earlier commits are untouched.
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._db
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"cannot write to {self.path}: {exc}. Nothing was lost; "
+                                 f"try again (is another program holding it?).") from exc
+            self._depth = 1
+            try:
+                yield self._db
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                self._depth = 0
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(f"cannot write to {self.path}: {exc}. This change was not "
+                                     f"saved; earlier progress is safe.") from exc
+                raise
+            self._depth = 0
+            self._gen += 1
+
+    def transaction(self) -> Any:
+        """Group reads and writes into one atomic write transaction (used by the scheduler so
+        a card's state is read and updated under the same lock)."""
+        return self._write()
+
+    def change_token(self) -> tuple[int, int]:
+        """Changes whenever anyone (this or another process) commits; lets callers cache reads."""
+        return (self._gen, self._db.execute("PRAGMA data_version").fetchone()[0])
+
+    def integrity_ok(self) -> bool:
+        """Full `PRAGMA integrity_check` (slow on big files; for tests and diagnostics)."""
+        return [r[0] for r in self._db.execute("PRAGMA integrity_check")] == ["ok"]
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def card_state(self, card_id: str) -> dict | None:
+        """The card's FSRS state as `fsrs.Card.to_dict()` data, or None if never reviewed."""
+        row = self._db.execute("SELECT fsrs FROM card_state WHERE card_id = ?", (card_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def card_states(self) -> dict[str, tuple[datetime, int]]:
+        """Every reviewed card's (due, FSRS state number), including cards no longer in a deck."""
+        return {cid: (parse_iso(due), state)
+                for cid, due, state in self._db.execute("SELECT card_id, due, state FROM card_state")}
+
+    def known_card_ids(self) -> set[str]:
+        """Ids of all cards that have a schedule state (i.e. are not new)."""
+        return {r[0] for r in self._db.execute("SELECT card_id FROM card_state")}
+
+    def iter_due(self, now: datetime, states: tuple[int, ...]) -> Iterator[tuple[str, datetime]]:
+        """Cards in the given FSRS states due at or before `now`, earliest first (lazy cursor)."""
+        marks = ",".join("?" * len(states))
+        cur = self._db.execute(
+            f"SELECT card_id, due FROM card_state WHERE due <= ? AND state IN ({marks}) "
+            f"ORDER BY due, card_id", (utc_iso(now), *states))
+        for cid, due in cur:
+            yield cid, parse_iso(due)
+
+    def new_cards_since(self, since: datetime) -> int:
+        """How many cards got their first review at or after `since` (the new-card allowance)."""
+        return self._db.execute(
+            "SELECT count(*) FROM review_log WHERE reviewed_at >= ? AND state_before IS NULL",
+            (utc_iso(since),)).fetchone()[0]
+
+    def record_review(self, card_id: str, rating: int, reviewed_at: datetime, state_after: dict,
+                      *, state_before: dict | None, duration_ms: int = 0,
+                      source: str = "user") -> int:
+        """Append a review and set the card's state, atomically; returns the review's id.
+
+        `state_after` / `state_before` are `fsrs.Card.to_dict()` data (before is None for a new
+        card). The scheduler calls this inside `transaction()` after reading the state.
+        """
+        if rating not in (1, 2, 3, 4):
+            raise ValueError(f"rating must be 1-4, got {rating!r}")
+        if source not in ("user", "checker"):
+            raise ValueError(f"review source must be 'user' or 'checker', got {source!r}")
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO review_log (uid, card_id, rating, reviewed_at, duration_ms, source, "
+                "state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, card_id, rating, utc_iso(reviewed_at), int(duration_ms), source,
+                 json.dumps(state_before) if state_before is not None else None,
+                 json.dumps(state_after)))
+            put_state(db, "card_state", "card_id", card_id, state_after)
+            return int(cur.lastrowid)
+
+    def undo_review(self, review_id: int) -> str | None:
+        """Remove review `review_id` and restore the card's state before it.
+
+        Only the card's latest review can be undone (a later one was computed from it); returns
+        the card id, or None if the review is gone or is no longer the card's latest.
+        """
+        with self._write() as db:
+            row = db.execute("SELECT card_id, state_before FROM review_log WHERE id = ?",
+                             (review_id,)).fetchone()
+            if row is None:
+                return None
+            card_id, before = row
+            latest = db.execute("SELECT max(id) FROM review_log WHERE card_id = ?", (card_id,)).fetchone()[0]
+            if latest != review_id:
+                return None
+            db.execute("DELETE FROM review_log WHERE id = ?", (review_id,))
+            if before is None:
+                db.execute("DELETE FROM card_state WHERE card_id = ?", (card_id,))
+            else:
+                put_state(db, "card_state", "card_id", card_id, json.loads(before))
+            return card_id
+
+    def undo_last_review(self, source: str | None = None) -> str | None:
+        """Undo the most recent review (optionally only of `source`); returns its card id or None."""
+        sql = "SELECT max(id) FROM review_log" + (" WHERE source = ?" if source else "")
+        with self._write() as db:
+            rid = db.execute(sql, (source,) if source else ()).fetchone()[0]
+            return self.undo_review(rid) if rid is not None else None
+
+    def reviews(self, card_id: str | None = None, since: datetime | None = None) -> list[Review]:
+        """Review log rows, oldest first, optionally for one card and/or from `since` on."""
+        where, args = [], []
+        if card_id is not None:
+            where.append("card_id = ?")
+            args.append(card_id)
+        if since is not None:
+            where.append("reviewed_at >= ?")
+            args.append(utc_iso(since))
+        sql = ("SELECT id, uid, card_id, rating, reviewed_at, duration_ms, source, state_before, "
+               "state_after FROM review_log" + (" WHERE " + " AND ".join(where) if where else "")
+               + " ORDER BY id")
+        return [Review(r[0], r[1], r[2], r[3], parse_iso(r[4]), r[5], r[6],
+                       json.loads(r[7]) if r[7] is not None else None, json.loads(r[8]))
+                for r in self._db.execute(sql, args)]
+
+    # -- drills ------------------------------------------------------------------------------
+
+    def record_attempt(self, drill_id: str, *, framework: str, started_at: datetime,
+                       passed: bool, finished_at: datetime | None = None,
+                       elapsed_s: float | None = None, mistakes: list[str] | tuple[str, ...] = (),
+                       code: str = "", source: str = "app") -> int:
+        """Append one drill attempt (committed at once); returns its id."""
+        if source not in ("app", "cli"):
+            raise ValueError(f"attempt source must be 'app' or 'cli', got {source!r}")
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO drill_attempt (uid, drill_id, framework, started_at, finished_at, "
+                "elapsed_s, passed, mistakes, code, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (uuid.uuid4().hex, drill_id, framework, utc_iso(started_at),
+                 utc_iso(finished_at) if finished_at else None, elapsed_s, int(bool(passed)),
+                 json.dumps(list(mistakes)), code, source))
+            return int(cur.lastrowid)
+
+    def attempts(self, drill_id: str | None = None) -> list[Attempt]:
+        """Drill attempts, oldest first, optionally for one drill."""
+        sql = ("SELECT id, uid, drill_id, framework, started_at, finished_at, elapsed_s, passed, "
+               "mistakes, code, source FROM drill_attempt")
+        args: tuple = ()
+        if drill_id is not None:
+            sql += " WHERE drill_id = ?"
+            args = (drill_id,)
+        return [Attempt(r[0], r[1], r[2], r[3], parse_iso(r[4]), parse_iso(r[5]) if r[5] else None,
+                        r[6], bool(r[7]), json.loads(r[8]), r[9], r[10])
+                for r in self._db.execute(sql + " ORDER BY id", args)]
+
+    def drill_state(self, drill_id: str) -> dict | None:
+        """The drill's FSRS state (`fsrs.Card.to_dict()` data) or None if never scheduled."""
+        row = self._db.execute("SELECT fsrs FROM drill_state WHERE drill_id = ?", (drill_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_drill_state(self, drill_id: str, state: dict) -> None:
+        """Store a drill's FSRS state."""
+        with self._write() as db:
+            put_state(db, "drill_state", "drill_id", drill_id, state)
+
+    def drill_states(self) -> dict[str, datetime]:
+        """Every scheduled drill's due time."""
+        return {d: parse_iso(due) for d, due in self._db.execute("SELECT drill_id, due FROM drill_state")}
+
+    # -- mocks and settings ------------------------------------------------------------------
+
+    def record_mock(self, *, seed: int, started_at: datetime, payload: Any,
+                    finished_at: datetime | None = None, mock_id: str | None = None) -> str:
+        """Create or update (same `mock_id`) a mock session; returns its id."""
+        mock_id = mock_id or uuid.uuid4().hex
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO mock_session (id, seed, started_at, finished_at, payload) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seed = excluded.seed, "
+                "started_at = excluded.started_at, finished_at = excluded.finished_at, "
+                "payload = excluded.payload",
+                (mock_id, int(seed), utc_iso(started_at),
+                 utc_iso(finished_at) if finished_at else None, json.dumps(payload)))
+        return mock_id
+
+    def mocks(self) -> list[Mock]:
+        """All mock sessions, oldest first."""
+        return [Mock(r[0], r[1], parse_iso(r[2]), parse_iso(r[3]) if r[3] else None, json.loads(r[4]))
+                for r in self._db.execute(
+                    "SELECT id, seed, started_at, finished_at, payload FROM mock_session "
+                    "ORDER BY started_at, id")]
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        """A setting's JSON value, or `default`."""
+        row = self._db.execute("SELECT value FROM setting WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable setting."""
+        with self._write() as db:
+            db.execute("INSERT INTO setting (key, value) VALUES (?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        """All settings."""
+        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM setting")}
+
+    # -- export / import ---------------------------------------------------------------------
+
+    def export_json(self) -> dict:
+        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress.json_io`)."""
+        with self._lock:
+            self._db.execute("BEGIN")  # one consistent snapshot
+            try:
+                return json_io.export_data(self._db)
+            finally:
+                self._db.execute("COMMIT")
+
+    def import_json(self, data: Any, *, source_name: str = "import") -> dict[str, int]:
+        """Merge an `export_json` document into this store, all or nothing; idempotent.
+
+        Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing.
+        Returns how many rows of each kind were added or updated. Raises ValueError naming the
+        file and field on a malformed document; then nothing is written.
+        """
+        json_io.validate_envelope(data, source_name)
+        try:
+            with self._write() as db:
+                return json_io.import_data(db, data)
+        except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
+            raise ValueError(f"{source_name}: malformed progress data ({type(exc).__name__}: {exc}); "
+                             f"nothing was imported") from exc
+
+
+def store_path(data_dir: Path | str | None = None) -> Path:
+    """Where the progress database lives for `data_dir` (default: `cards.progress.paths.data_dir()`)."""
+    if data_dir is None:
+        from cards.progress.paths import data_dir as default_dir
+
+        data_dir = default_dir()
+    return Path(data_dir) / DB_NAME
+
+
+def open_store(data_dir: Path | str | None = None, **kwargs: Any) -> ProgressStore:
+    """Open (creating or upgrading as needed) the progress store in the user's data folder."""
+    return ProgressStore(store_path(data_dir), **kwargs)
