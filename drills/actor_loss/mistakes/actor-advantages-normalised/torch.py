@@ -37,7 +37,7 @@ def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=N
     # The rollout's log-probs and the advantages are data: gradient flows into log_probs_new only.
     ratio = torch.exp(log_probs_new - log_probs_old.detach())
     valid = advantages[mask]
-    advantages = (advantages - valid.mean()) / (valid.std() + NORM_EPS)
+    advantages = (advantages - valid.mean()) / (valid.std() + 1e-8)
     adv = advantages.detach()
     surrogate = ratio * adv
     clipped_surrogate = torch.clamp(ratio, 1.0 - clip_range, 1.0 + clip_range) * adv

@@ -40,7 +40,7 @@ def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=N
     surrogate = ratio * adv
     clipped_surrogate = torch.clamp(ratio, 1.0 - clip_range, 1.0 + clip_range) * adv
     conservative = torch.minimum(surrogate, clipped_surrogate)
-    conservative = torch.where(adv < 0, torch.maximum(conservative, DUAL_C * adv), conservative)
+    conservative = torch.maximum(conservative, 3.0 * adv)
 
     # token_mean weighs every valid token equally; sequence_mean weighs every response equally.
     if reduction == "token_mean":

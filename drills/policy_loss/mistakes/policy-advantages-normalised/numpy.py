@@ -8,7 +8,7 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     new_logp, old_logp, advantages: float arrays [T]. Returns a scalar (float or 0-d array).
     """
     # Subtracting log-probs and exponentiating once stays finite where exp(logp) itself underflows.
-    advantages = (advantages - advantages.mean()) / (advantages.std() + NORM_EPS)
+    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     ratio = np.exp(new_logp - old_logp)
     surr_unclipped = ratio * advantages
     surr_clipped = np.clip(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages

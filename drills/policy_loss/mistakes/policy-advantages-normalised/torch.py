@@ -12,7 +12,7 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     advantages = advantages.detach()
 
     # Subtracting log-probs and exponentiating once stays finite where exp(logp) itself underflows.
-    advantages = (advantages - advantages.mean()) / (advantages.std() + NORM_EPS)
+    advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     ratio = torch.exp(new_logp - old_logp)
     surr_unclipped = ratio * advantages
     surr_clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages

@@ -17,8 +17,7 @@ def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
     surr_clipped = torch.clamp(ratio, 1.0 - clip_eps, 1.0 + clip_eps) * advantages
     # The pessimistic bound: the update earns nothing for pushing the ratio out of the band.
     objective = torch.min(surr_unclipped, surr_clipped)
-    # Dual clip: bound the objective of bad actions from below.
-    objective = torch.where(advantages < 0, torch.max(objective, DUAL_C * advantages), objective)
+    objective = torch.max(objective, 3.0 * advantages)
 
     # Optimisers minimise, and the objective is to be maximised.
     policy_loss = -objective.mean()
