@@ -4,6 +4,7 @@ named wrongly. The figures come from bench/diagnosis.py, which scores any folder
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ CORPUS = Path(__file__).parent / "diagnosis"
 def _bench():
     spec = importlib.util.spec_from_file_location("bench_diagnosis", ROOT / "bench" / "diagnosis.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
