@@ -106,7 +106,7 @@ def judge(case: Case, runner=None) -> Outcome:
     from checker.engine import check
 
     try:
-        report = check(case.path.read_text(encoding="utf-8"), case.drill, case.framework,
+        report = check(case.path.read_text(encoding="utf-8"), case.drill, case.framework, shrink_failure=False,
                        **({"runner": runner} if runner else {}))
     except Exception as exc:  # noqa: BLE001 - a corpus file the checker cannot take is a finding
         return Outcome(case, False, [], f"{type(exc).__name__}: {exc}", "error")

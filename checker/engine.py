@@ -42,9 +42,11 @@ def _runner():
 
 
 def check(source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
-          limits=None, runner: Callable | None = None, filename: str = "answer.py") -> Report:
+          limits=None, runner: Callable | None = None, filename: str = "answer.py", shrink_failure: bool = True) -> Report:
     """Check `source` against a drill (inferred from the code when not given). Raises DetectError when the
-    drill or framework cannot be inferred (a usage problem, not a wrong answer)."""
+    drill or framework cannot be inferred (a usage problem, not a wrong answer). `shrink_failure=False`
+    reports the smallest failing example as found, without re-running the answer on simpler ones (the
+    verdict and the names are the same; the diagnosis bench uses it)."""
     from checker.detect import detect
     from checker.inputs import examples_for, expected_for
     from drills import get_drill
@@ -86,7 +88,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         head = failed[0]
         fail = min(failures[head.id], key=lambda f: f.example.size())
         shrinkable = head.custom is None and head.relation is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
-        if fail.example.label == "random" and shrinkable:
+        if fail.example.label == "random" and shrinkable and shrink_failure:
             shrunk = shrink(spec, framework, head, fail, source, run, kwargs)
             if shrunk is not fail:
                 shrunk.example = replace(shrunk.example, label="shrunk from a random case")
