@@ -1,0 +1,254 @@
+"""The token-level LLM drills (GRPO advantages, loss aggregation, the full policy loss, explained
+variance): metadata, starters and model answers, the prompts' worked examples recomputed from the model
+answers, every catalogued mistake differing from the answer on a probe of its own, and the answers
+agreeing with the reference core on random padded batches."""
+from __future__ import annotations
+
+import ast
+import math
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from drills import get_drill, load_drills
+
+LLM_DRILLS = {  # id -> (signature prefix, frameworks, target minutes, topic)
+    "grpo_advantages": ("compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by_std=True)",
+                        ("numpy", "torch"), 8, "grpo"),
+    "loss_aggregation": ('agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None)',
+                         ("numpy", "torch"), 7, "loss-aggregation"),
+}
+LLM_PITFALLS = {}  # id -> (base, planted mistake)
+CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
+NAN, INF = float("nan"), float("inf")
+
+
+def fn(drill_id: str, fw: str, mistake: str | None = None):
+    drill = get_drill(drill_id)
+    if mistake is None:
+        source, path = drill.solution(fw), drill.solution_path(fw)
+    else:
+        m = next(m for m in drill.mistakes if m.id == mistake)
+        source, path = m.source(fw), m.path(fw)
+    namespace: dict = {}
+    exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - our own content files
+    return namespace[drill.function]
+
+
+def arr(x, fw, dtype=None):
+    if fw == "torch":
+        return torch.tensor(x, dtype=dtype or (torch.bool if isinstance(np.asarray(x).flat[0], (bool, np.bool_))
+                                                else torch.float64))
+    return np.asarray(x, dtype=dtype)
+
+
+def lengths_mask(lengths, T):
+    return (np.arange(T)[None, :] < np.asarray(lengths)[:, None])
+
+
+def num(x) -> np.ndarray:
+    return np.asarray(x.detach() if isinstance(x, torch.Tensor) else x, dtype=np.float64)
+
+
+# --------------------------------------------------------------------------------------------------
+# Metadata, prompts, starters
+# --------------------------------------------------------------------------------------------------
+
+def test_llm_drills_follow_the_crib_sheet_drills_in_the_track():
+    ids = [d.id for d in load_drills() if d.kind == "core"]
+    assert ids[:len(CRIB_SHEET)] == CRIB_SHEET
+    assert set(LLM_DRILLS) <= set(ids[len(CRIB_SHEET):])
+
+
+@pytest.mark.parametrize("drill_id", list(LLM_DRILLS))
+def test_metadata_prompts_and_hints(drill_id):
+    signature, frameworks, minutes, topic = LLM_DRILLS[drill_id]
+    drill = get_drill(drill_id)
+    assert drill.signature.startswith(signature)
+    assert (drill.frameworks, drill.target_minutes, drill.topic) == (frameworks, minutes, topic)
+    assert len(drill.hints) == 3 and all(drill.hints)
+    assert len(drill.mistakes) >= 4
+    assert not re.search(r"[\u4e00-\u9fff]", drill.prompt)
+    assert drill.prompt_zh and re.search(r"[\u4e00-\u9fff]", drill.prompt_zh)
+    assert drill.function in drill.prompt_zh
+    assert set(re.findall(r"-?\d+\.\d+", drill.prompt)) == set(re.findall(r"-?\d+\.\d+", drill.prompt_zh))
+    for text in (drill.prompt, drill.prompt_zh, *drill.hints):
+        assert not re.search(r"\b(seed|chapter|lesson)\b", text, re.I), "state the setting, not the source"
+    for word in ("right-padded", "Worked example", "ValueError"):
+        assert word in drill.prompt, word
+
+
+def _args(fn_def: ast.FunctionDef):
+    return [a.arg for a in fn_def.args.args], [ast.literal_eval(d) for d in fn_def.args.defaults]
+
+
+@pytest.mark.parametrize("drill_id,fw", [(d, fw) for d, v in LLM_DRILLS.items() for fw in v[1]])
+def test_starter_and_solution_signatures(drill_id, fw):
+    drill = get_drill(drill_id)
+    want = _args(ast.parse(f"def {drill.signature.split(' -> ')[0]}: pass").body[0])
+    for source in (drill.starter(fw), drill.solution(fw)):
+        defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == drill.function]
+        assert len(defs) == 1 and _args(defs[0]) == want
+    starter = get_drill(drill_id).starter(fw)
+    assert ast.get_docstring(next(n for n in ast.parse(starter).body if isinstance(n, ast.FunctionDef)))
+    namespace: dict = {}
+    exec(compile(starter, "starter", "exec"), namespace)  # noqa: S102
+    n_required = len(want[0]) - len(want[1])
+    with pytest.raises(NotImplementedError):
+        namespace[drill.function](*([None] * n_required))
+    assert ("import torch" in starter) == (fw == "torch")
+
+
+# --------------------------------------------------------------------------------------------------
+# GRPO group advantages
+# --------------------------------------------------------------------------------------------------
+
+GRPO_SCORES = [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+GRPO_LENGTHS = [3, 1, 2, 3, 1, 3, 2, 1]
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+def test_grpo_worked_example(fw):
+    grpo = fn("grpo_advantages", fw)
+    mask = lengths_mask(GRPO_LENGTHS, 3)
+    adv = num(grpo(arr(GRPO_SCORES, fw), arr(mask, fw), 4))
+    s3 = 1 / math.sqrt(3)  # unbiased std of [1, 1, 0, 0]
+    per = [0.75 / (0.5 + 1e-6), -0.25 / (0.5 + 1e-6), -0.25 / (0.5 + 1e-6), -0.25 / (0.5 + 1e-6)] + \
+          [0.5 / (s3 + 1e-6)] * 2 + [-0.5 / (s3 + 1e-6)] * 2
+    np.testing.assert_allclose(adv, np.where(mask, np.array(per)[:, None], 0.0), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(np.round(per, 4), [1.5, -0.5, -0.5, -0.5, 0.866, 0.866, -0.866, -0.866])
+    assert (adv[~mask] == 0).all()
+    dr = num(grpo(arr(GRPO_SCORES, fw), arr(mask, fw), 4, norm_by_std=False))[:, 0]
+    np.testing.assert_allclose(dr, [0.75, -0.25, -0.25, -0.25, 0.5, 0.5, -0.5, -0.5])
+    population = 0.75 / np.std([1.0, 0, 0, 0])
+    assert round(population, 4) == 1.7321
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+def test_grpo_singletons_constant_groups_and_float32(fw):
+    grpo = fn("grpo_advantages", fw)
+    mask = lengths_mask([2, 1, 2], 2)
+    for norm in (True, False):
+        assert (num(grpo(arr([0.7, -0.3, 2.0], fw), arr(mask, fw), 1, norm_by_std=norm)) == 0).all()
+    out = num(grpo(arr([1.0, 1.0, 1.0, 0.0, 1.0, 0.0], fw), arr(lengths_mask([1] * 6, 1), fw), 3))
+    assert np.isfinite(out).all() and (out[:3] == 0).all()
+    dtype = torch.float32 if fw == "torch" else np.float32
+    out32 = grpo(arr([1.0, 0.0, 0.5, 0.5], fw, dtype), arr(lengths_mask([1, 2, 2, 1], 2), fw), 2)
+    assert str(out32.dtype).endswith("float32")
+    for bad in ((arr([1.0, 0.0, 1.0], fw), 2), (arr([1.0, 0.0], fw), 0)):
+        with pytest.raises(ValueError):
+            grpo(bad[0], arr(lengths_mask([1] * len(bad[0]), 1), fw), bad[1])
+
+
+def test_grpo_solutions_match_the_reference():
+    from checker.reference import grpo_advantages
+
+    rng = np.random.default_rng(11)
+    for P, G, T in ((1, 4, 5), (3, 2, 7), (2, 5, 1), (4, 1, 3)):
+        scores = rng.integers(0, 3, P * G).astype(float) / 2
+        mask = lengths_mask(rng.integers(1, T + 1, P * G), T)
+        want = grpo_advantages(torch.tensor(scores).reshape(P, G)).reshape(-1, 1).numpy()
+        want = np.where(mask, want, 0.0)
+        for fw in ("numpy", "torch"):
+            np.testing.assert_allclose(num(fn("grpo_advantages", fw)(arr(scores, fw), arr(mask, fw), G)), want,
+                                       rtol=1e-12, atol=1e-12)
+
+
+GRPO_PROBES = {  # mistake -> (scores, lengths, T, group_size, hyper)
+    "grpo-batch-stats": ([1.0, 0.0, 1.0, 1.0], [1, 2, 2, 1], 2, 2, {}),
+    "grpo-no-eps": ([1.0, 1.0, 0.0, 1.0], [1, 1, 1, 1], 1, 2, {}),
+    "grpo-sample-major": ([1.0, 2.0, 3.0, 5.0], [1, 1, 1, 1], 1, 2, {"norm_by_std": False}),
+    "grpo-std-in-dr-variant": ([1.0, 0.0, 0.0, 0.0], [1, 1, 1, 1], 1, 4, {"norm_by_std": False}),
+    "grpo-population-std": ([1.0, 0.0, 0.0, 0.0], [1, 1, 1, 1], 1, 4, {}),
+    "grpo-padding-not-zeroed": ([1.0, 0.0], [2, 1], 2, 2, {}),
+}
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+@pytest.mark.parametrize("mistake", list(GRPO_PROBES))
+def test_grpo_mistake_differs_on_its_probe(mistake, fw):
+    scores, lengths, T, G, hyper = GRPO_PROBES[mistake]
+    args = (arr(scores, fw), arr(lengths_mask(lengths, T), fw), G)
+    good = num(fn("grpo_advantages", fw)(*args, **hyper))
+    with np.errstate(all="ignore"):
+        bad = num(fn("grpo_advantages", fw, mistake)(*args, **hyper))
+    assert not np.allclose(good, bad, equal_nan=True), mistake
+    assert {m.id for m in get_drill("grpo_advantages").mistakes} == set(GRPO_PROBES)
+
+
+# --------------------------------------------------------------------------------------------------
+# Loss aggregation
+# --------------------------------------------------------------------------------------------------
+
+AGG_WORKED = {"token-mean": 1.4, "seq-mean-token-mean": 2.0, "seq-mean-token-sum": 3.5,
+              "seq-mean-token-sum-norm": 0.875}
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+@pytest.mark.parametrize("pad", [[0.0, 0.0, 0.0], [NAN, INF, -INF]])
+def test_agg_worked_example(fw, pad):
+    agg = fn("loss_aggregation", fw)
+    mask = arr(lengths_mask([4, 1], 4), fw)
+    for mode, want in AGG_WORKED.items():
+        loss_mat = arr([[1.0, 1.0, 1.0, 1.0], [3.0, *pad]], fw)
+        if fw == "torch":
+            loss_mat.requires_grad_()
+        out = agg(loss_mat, mask, mode)
+        assert math.isclose(float(num(out)), want, rel_tol=1e-12), mode
+        if fw == "torch":
+            out.backward()
+            assert torch.isfinite(loss_mat.grad).all() and (loss_mat.grad[1, 1:] == 0).all()
+    assert math.isclose(float(agg(arr([[1.0, 1.0, 1.0, 1.0], [3.0, *pad]], fw), mask, "seq-mean-token-sum-norm",
+                                  norm_const=8.0)), 0.4375)
+
+
+def test_agg_gradients_are_the_token_weights():
+    agg = fn("loss_aggregation", "torch")
+    mask = torch.tensor(lengths_mask([3, 1], 3))
+    weights = {"token-mean": [[1 / 4] * 3, [1 / 4, 0, 0]], "seq-mean-token-mean": [[1 / 6] * 3, [1 / 2, 0, 0]],
+               "seq-mean-token-sum": [[1 / 2] * 3, [1 / 2, 0, 0]],
+               "seq-mean-token-sum-norm": [[1 / 6] * 3, [1 / 6, 0, 0]]}
+    for mode, want in weights.items():
+        loss_mat = torch.tensor([[0.5, -1.0, 2.0], [1.0, NAN, 3.0]], dtype=torch.float64, requires_grad=True)
+        agg(loss_mat, mask, mode).backward()
+        torch.testing.assert_close(loss_mat.grad, torch.tensor(want, dtype=torch.float64))
+    with pytest.raises(ValueError):
+        agg(torch.zeros(1, 1), torch.ones(1, 1, dtype=torch.bool), "seq-mean")
+    with pytest.raises(ValueError):
+        agg(torch.zeros(1, 1), torch.ones(1, 1, dtype=torch.bool), "seq-mean-token-sum-norm", 0.0)
+
+
+def test_agg_solutions_match_the_reference():
+    from checker.reference import aggregate
+
+    rng = np.random.default_rng(5)
+    for B, T in ((1, 1), (3, 6), (5, 64)):
+        mask = lengths_mask(rng.integers(1, T + 1, B), T)
+        loss = np.where(mask, rng.normal(size=(B, T)), NAN)
+        for mode in AGG_WORKED:
+            want = float(aggregate(torch.tensor(loss), torch.tensor(mask), mode.replace("-", "_")))
+            for fw in ("numpy", "torch"):
+                assert math.isclose(float(fn("loss_aggregation", fw)(arr(loss, fw), arr(mask, fw), mode)), want,
+                                    rel_tol=1e-12, abs_tol=1e-12)
+
+
+AGG_PROBES = {  # mistake -> (mode, pads): the worked example under the mode the mistake breaks
+    "agg-seq-sum-as-seq-mean": ("seq-mean-token-sum", 0.0),
+    "agg-nan-leak": ("token-mean", NAN),
+    "agg-token-mean-per-row": ("token-mean", 0.0),
+    "agg-sum-norm-no-batch-mean": ("seq-mean-token-sum-norm", 0.0),
+    "agg-padding-in-count": ("token-mean", 0.0),
+}
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+@pytest.mark.parametrize("mistake", list(AGG_PROBES))
+def test_agg_mistake_differs_on_its_probe(mistake, fw):
+    mode, pad = AGG_PROBES[mistake]
+    args = (arr([[1.0, 1.0, 1.0, 1.0], [3.0, pad, pad, pad]], fw), arr(lengths_mask([4, 1], 4), fw), mode)
+    with np.errstate(all="ignore"):
+        bad = float(fn("loss_aggregation", fw, mistake)(*args))
+    assert not math.isclose(bad, AGG_WORKED[mode]) or math.isnan(bad), mistake
+    assert {m.id for m in get_drill("loss_aggregation").mistakes} == set(AGG_PROBES)
