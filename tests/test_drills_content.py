@@ -68,6 +68,9 @@ REQUIRED_MISTAKES_LLM = {
                         "grpo-population-std", "grpo-padding-not-zeroed"],
     "loss_aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
                          "agg-sum-norm-no-batch-mean", "agg-padding-in-count"],
+    "policy_loss_full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",
+                         "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
+                         "policy-padding-nan"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids other content may link to (issue 3's list); ids found in cards/decks/ are allowed too.

@@ -19,6 +19,8 @@ LLM_DRILLS = {  # id -> (signature prefix, frameworks, target minutes, topic)
                         ("numpy", "torch"), 8, "grpo"),
     "loss_aggregation": ('agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None)',
                          ("numpy", "torch"), 7, "loss-aggregation"),
+    "policy_loss_full": ("compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, "
+                         'clip_high=0.2, dual_clip=None, loss_agg_mode="token-mean")', ("torch",), 18, "rlhf-actor-loss"),
 }
 LLM_PITFALLS = {}  # id -> (base, planted mistake)
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
@@ -252,3 +254,111 @@ def test_agg_mistake_differs_on_its_probe(mistake, fw):
         bad = float(fn("loss_aggregation", fw, mistake)(*args))
     assert not math.isclose(bad, AGG_WORKED[mode]) or math.isnan(bad), mistake
     assert {m.id for m in get_drill("loss_aggregation").mistakes} == set(AGG_PROBES)
+
+
+# --------------------------------------------------------------------------------------------------
+# The full policy loss
+# --------------------------------------------------------------------------------------------------
+
+RATIOS = [1.5, 1.5, 0.5, 0.5, 5.0, 1.0]
+ADV = [1.0, -1.0, 1.0, -1.0, -1.0, 2.0]
+
+
+def _policy_worked(requires_grad=True):
+    old = torch.tensor([[-1.0] * 6 + [-2.0, -INF]], dtype=torch.float64, requires_grad=requires_grad)
+    new = torch.tensor([[-1.0 + math.log(r) for r in RATIOS] + [NAN, -INF]], dtype=torch.float64,
+                       requires_grad=requires_grad)
+    adv = torch.tensor([ADV + [INF, 0.5]], dtype=torch.float64, requires_grad=requires_grad)
+    return new, old, adv, torch.tensor(lengths_mask([6], 8))
+
+
+def test_policy_worked_example():
+    policy = fn("policy_loss_full", "torch")
+    new, old, adv, mask = _policy_worked()
+    loss, stats = policy(new, old, adv, mask)
+    assert math.isclose(loss.item(), 0.6, rel_tol=1e-12)
+    k3 = sum((r - 1) - math.log(r) for r in RATIOS) / 6
+    assert stats == pytest.approx({"clip_frac": 1 / 3, "approx_kl": k3, "ratio_min": 0.5, "ratio_max": 5.0},
+                                  rel=1e-12)
+    assert round(k3, 5) == 0.49432 and set(stats) == {"clip_frac", "approx_kl", "ratio_min", "ratio_max"}
+    assert all(type(v) is float for v in stats.values())
+    loss.backward()
+    assert old.grad is None and adv.grad is None
+    # -dL/dlogp = r A / 6 where the unclipped branch is active, 0 where the clip holds and on padding.
+    want = [0.0, 1.5 / 6, -0.5 / 6, 0.0, 5.0 / 6, -2.0 / 6, 0.0, 0.0]
+    torch.testing.assert_close(new.grad, torch.tensor([want], dtype=torch.float64))
+    new, old, adv, mask = _policy_worked(False)
+    dual, _ = policy(new, old, adv, mask, dual_clip=3.0)
+    high, _ = policy(new, old, adv, mask, clip_high=0.28)
+    assert round(dual.item(), 5) == 0.26667 and round(high.item(), 5) == 0.58667
+    band = sum(abs(r - 1) > 0.2 for r in RATIOS) / 6
+    k1 = sum(-math.log(r) for r in RATIOS) / 6
+    assert (round(band, 5), round(k1, 5)) == (0.83333, -0.17235)
+
+
+def test_policy_modes_dual_clip_side_and_contract():
+    policy = fn("policy_loss_full", "torch")
+    new = torch.log(torch.tensor([[1.5, 0.5, 4.0], [2.0, 1.0, 1.0]], dtype=torch.float64))
+    old = torch.zeros(2, 3, dtype=torch.float64)
+    adv = torch.tensor([[1.0, -1.0, -1.0], [2.0, 0.0, 0.0]], dtype=torch.float64)
+    mask = torch.tensor(lengths_mask([3, 1], 3))
+    per = [[-1.2, 0.8, 4.0], [-2.4, 0.0, 0.0]]  # -min(r A, clip(r) A), eps 0.2
+    want = {"token-mean": (-1.2 + 0.8 + 4.0 - 2.4) / 4, "seq-mean-token-mean": ((-1.2 + 0.8 + 4.0) / 3 - 2.4) / 2,
+            "seq-mean-token-sum": ((-1.2 + 0.8 + 4.0) - 2.4) / 2,
+            "seq-mean-token-sum-norm": ((-1.2 + 0.8 + 4.0) / 3 - 2.4 / 3) / 2}
+    assert per[0][2] == 4.0
+    for mode, value in want.items():
+        assert math.isclose(policy(new, old, adv, mask, loss_agg_mode=mode)[0].item(), value, rel_tol=1e-12), mode
+    # dual clip 3 caps only the A = -1, r = 4 token (4 -> 3); the A > 0 tokens are untouched.
+    capped = policy(new, old, adv, mask, dual_clip=3.0)[0].item()
+    assert math.isclose(capped, (-1.2 + 0.8 + 3.0 - 2.4) / 4, rel_tol=1e-12)
+    for bad in ({"loss_agg_mode": "sum"}, {"dual_clip": 1.0}, {"dual_clip": 0.5}):
+        with pytest.raises(ValueError):
+            policy(new, old, adv, mask, **bad)
+
+
+def test_policy_solution_matches_the_reference_with_hostile_padding():
+    from checker.reference import policy_loss
+
+    policy = fn("policy_loss_full", "torch")
+    gen = torch.Generator().manual_seed(13)
+    for B, T in ((1, 1), (3, 5), (4, 64)):
+        old = torch.randn(B, T, generator=gen, dtype=torch.float64) - 2.0
+        new = old + 0.4 * torch.randn(B, T, generator=gen, dtype=torch.float64)
+        adv = torch.randn(B, T, generator=gen, dtype=torch.float64)
+        mask = torch.arange(T)[None, :] < torch.randint(1, T + 1, (B,), generator=gen)[:, None]
+        for mode in AGG_WORKED:
+            for kw in ({}, {"clip_high": 0.28}, {"dual_clip": 3.0, "clip_low": 0.1}):
+                want, stats = policy_loss(new, old, adv, mask, mode=mode.replace("-", "_"),
+                                          **{"clip_high": 0.2, **kw})  # the reference's default is clip_low
+                hostile = [torch.where(mask, x, torch.tensor(v, dtype=torch.float64))
+                           for x, v in ((new, NAN), (old, -INF), (adv, INF))]
+                loss, got = policy(*hostile, mask, loss_agg_mode=mode, **kw)
+                torch.testing.assert_close(loss, want)
+                assert got == pytest.approx({"clip_frac": stats.clip_frac_active, "approx_kl": stats.approx_kl,
+                                             "ratio_min": stats.ratio_min, "ratio_max": stats.ratio_max}, rel=1e-9)
+
+
+POLICY_PROBES = {  # mistake -> keyword arguments on the worked example where it must differ
+    "policy-dual-clip-positive": {"dual_clip": 3.0},
+    "policy-dual-clip-as-min": {"dual_clip": 3.0},
+    "policy-clip-bounds-swapped": {"clip_low": 0.1, "clip_high": 0.3},
+    "policy-stats-over-padding": {},
+    "clip-fraction-outside-band": {},
+    "policy-kl-k1": {},
+    "policy-padding-nan": {},
+}
+
+
+@pytest.mark.parametrize("mistake", list(POLICY_PROBES))
+def test_policy_mistake_differs_on_its_probe(mistake):
+    args = _policy_worked(False)
+    if mistake == "policy-clip-bounds-swapped":  # on the worked example the two sides' changes cancel out
+        args = (torch.log(torch.tensor([[1.5, 0.5]], dtype=torch.float64)), torch.zeros(1, 2, dtype=torch.float64),
+                torch.ones(1, 2, dtype=torch.float64), torch.ones(1, 2, dtype=torch.bool))
+    good_loss, good = fn("policy_loss_full", "torch")(*args, **POLICY_PROBES[mistake])
+    bad_loss, bad = fn("policy_loss_full", "torch", mistake)(*args, **POLICY_PROBES[mistake])
+    got = np.array([bad_loss.item(), *bad.values()])
+    want = np.array([good_loss.item(), *good.values()])
+    assert not np.allclose(got, want, equal_nan=False), mistake
+    assert {m.id for m in get_drill("policy_loss_full").mistakes} == set(POLICY_PROBES)
