@@ -21,6 +21,8 @@ LLM_DRILLS = {  # id -> (signature prefix, frameworks, target minutes, topic)
                          ("numpy", "torch"), 7, "loss-aggregation"),
     "policy_loss_full": ("compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, "
                          'clip_high=0.2, dual_clip=None, loss_agg_mode="token-mean")', ("torch",), 18, "rlhf-actor-loss"),
+    "explained_variance": ("explained_variance(values, returns, mask=None)", ("numpy", "torch"), 5,
+                           "explained-variance"),
 }
 LLM_PITFALLS = {}  # id -> (base, planted mistake)
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
@@ -362,3 +364,68 @@ def test_policy_mistake_differs_on_its_probe(mistake):
     want = np.array([good_loss.item(), *good.values()])
     assert not np.allclose(got, want, equal_nan=False), mistake
     assert {m.id for m in get_drill("policy_loss_full").mistakes} == set(POLICY_PROBES)
+
+
+# --------------------------------------------------------------------------------------------------
+# Explained variance
+# --------------------------------------------------------------------------------------------------
+
+EV_VALUES = [[0.5, 1.0, 2.5], [1.5, NAN, INF]]
+EV_RETURNS = [[1.0, 0.0, 3.0], [2.0, -INF, 7.0]]
+EV_MASK = lengths_mask([3, 1], 3)
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+def test_ev_worked_example_and_relations(fw):
+    ev = fn("explained_variance", fw)
+    r, v = np.array([1.0, 0.0, 3.0, 2.0]), np.array([0.5, 1.0, 2.5, 1.5])
+    want = 1 - np.var(r - v) / np.var(r)
+    assert math.isclose(want, 0.6625) and math.isclose(1 - np.mean((r - v) ** 2) / np.var(r), 0.65)
+    assert round(1 - np.var(r - v) / np.var(v), 6) == 0.228571
+    got = ev(arr(EV_VALUES, fw), arr(EV_RETURNS, fw), arr(EV_MASK, fw))
+    assert type(got) is float and math.isclose(got, 0.6625, rel_tol=1e-12)
+    flat = arr([[1.0, 0.0, 3.0, 2.0]], fw)
+    assert ev(flat, flat) == 1.0                                               # perfect critic
+    assert math.isclose(ev(flat + 2.0, flat), 1.0)                             # off by a constant
+    assert abs(ev(flat * 0 + 0.7, flat)) < 1e-12                               # constant critic
+    assert math.isnan(ev(arr([[0.3, 9.0]], fw), arr([[2.0, 2.0]], fw)))        # Var[R] = 0
+    assert math.isnan(ev(arr(EV_VALUES, fw), arr(EV_RETURNS, fw), arr(lengths_mask([1, 0], 3), fw)))  # one token
+    with pytest.raises(ValueError):
+        ev(arr([[1.0, 2.0]], fw), arr([[1.0, 2.0, 3.0]], fw))
+
+
+def test_ev_solutions_match_the_reference():
+    from checker.reference import explained_variance
+
+    rng = np.random.default_rng(17)
+    for B, T in ((1, 2), (3, 6), (4, 64)):
+        mask = lengths_mask(rng.integers(1, T + 1, B), T)
+        mask[0, :2] = True
+        r = rng.normal(size=(B, T))
+        v = r + rng.normal(scale=0.7, size=(B, T))
+        want = float(explained_variance(torch.tensor(v), torch.tensor(r), torch.tensor(mask)))
+        v, r = np.where(mask, v, NAN), np.where(mask, r, INF)
+        for fw in ("numpy", "torch"):
+            assert math.isclose(fn("explained_variance", fw)(arr(v, fw), arr(r, fw), arr(mask, fw)), want,
+                                rel_tol=1e-12)
+
+
+EV_PROBES = {  # mistake -> (values, returns, mask) where it must differ from the answer
+    "ev-ratio-inverted": (EV_VALUES, EV_RETURNS, EV_MASK),
+    "ev-unmasked": (EV_VALUES, EV_RETURNS, EV_MASK),
+    "ev-var-values": (EV_VALUES, EV_RETURNS, EV_MASK),
+    "ev-r2-not-ev": (EV_VALUES, EV_RETURNS, EV_MASK),
+    "ev-zero-variance-eps": ([[0.5, 1.0]], [[2.0, 2.0]], None),
+}
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+@pytest.mark.parametrize("mistake", list(EV_PROBES))
+def test_ev_mistake_differs_on_its_probe(mistake, fw):
+    v, r, m = EV_PROBES[mistake]
+    args = (arr(v, fw), arr(r, fw), None if m is None else arr(m, fw))
+    good = fn("explained_variance", fw)(*args)
+    with np.errstate(all="ignore"):
+        bad = fn("explained_variance", fw, mistake)(*args)
+    assert not (math.isclose(good, bad) or (math.isnan(good) and math.isnan(bad))), mistake
+    assert {m.id for m in get_drill("explained_variance").mistakes} == set(EV_PROBES)
