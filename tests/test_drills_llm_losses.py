@@ -24,7 +24,12 @@ LLM_DRILLS = {  # id -> (signature prefix, frameworks, target minutes, topic)
     "explained_variance": ("explained_variance(values, returns, mask=None)", ("numpy", "torch"), 5,
                            "explained-variance"),
 }
-LLM_PITFALLS = {}  # id -> (base, planted mistake)
+LLM_PITFALLS = {  # id -> (base, planted mistake)
+    "fix-grpo-reshape": ("grpo_advantages", "grpo-sample-major"),
+    "fix-agg-seq-mean-token-sum": ("loss_aggregation", "agg-seq-sum-as-seq-mean"),
+    "fix-dual-clip-side": ("policy_loss_full", "policy-dual-clip-positive"),
+    "fix-ev-denominator": ("explained_variance", "ev-var-values"),
+}
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
 NAN, INF = float("nan"), float("inf")
 
@@ -82,6 +87,36 @@ def test_metadata_prompts_and_hints(drill_id):
         assert not re.search(r"\b(seed|chapter|lesson)\b", text, re.I), "state the setting, not the source"
     for word in ("right-padded", "Worked example", "ValueError"):
         assert word in drill.prompt, word
+
+
+@pytest.mark.parametrize("pitfall_id", list(LLM_PITFALLS))
+def test_pitfall_drills(pitfall_id):
+    base_id, mistake_id = LLM_PITFALLS[pitfall_id]
+    drill, base = get_drill(pitfall_id), get_drill(base_id)
+    assert (drill.kind, drill.base, drill.mistake_id) == ("pitfall", base_id, mistake_id)
+    assert drill.frameworks == base.frameworks and 2 <= drill.target_minutes <= 4
+    assert drill.function == base.function and drill.signature == base.signature
+    assert drill.prompt.startswith("This code has one bug.")
+    assert drill.prompt_zh.startswith("这段代码有一个 bug。")
+    assert set(re.findall(r"-?\d+\.\d+", drill.prompt)) == set(re.findall(r"-?\d+\.\d+", drill.prompt_zh))
+    for fw in drill.frameworks:
+        assert drill.starter(fw) == drill.planted_mistake.source(fw) != drill.solution(fw)
+        fixed = [line.strip() for line in drill.solution(fw).splitlines()
+                 if line not in drill.starter(fw).splitlines() and line.strip() and not line.strip().startswith("#")]
+        assert fixed and not any(line in drill.hints[0] for line in fixed), "hint 1 is a nudge, not the fix"
+    ids = [d.id for d in load_drills()]
+    assert ids.index(pitfall_id) > max(ids.index(d) for d in LLM_DRILLS)
+
+
+def test_pitfall_examples_hold():
+    grpo = fn("grpo_advantages", "torch")
+    out = grpo(torch.tensor([1.0, 2.0, 3.0, 5.0]), torch.ones(4, 1, dtype=torch.bool), 2, norm_by_std=False)
+    assert out[:, 0].tolist() == [-0.5, 0.5, -1.0, 1.0]
+    policy = fn("policy_loss_full", "torch")
+    one = (torch.log(torch.tensor([[1.5]])), torch.zeros(1, 1), torch.ones(1, 1), torch.ones(1, 1, dtype=torch.bool))
+    assert math.isclose(policy(*one)[0].item(), -1.2, rel_tol=1e-6)
+    assert math.isclose(policy(*one, dual_clip=3.0)[0].item(), -1.2, rel_tol=1e-6)
+    assert fn("explained_variance", "numpy")(np.full((1, 4), 0.5), np.array([[1.0, 0.0, 3.0, 2.0]])) == 0.0
 
 
 def _args(fn_def: ast.FunctionDef):
