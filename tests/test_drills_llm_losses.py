@@ -464,3 +464,34 @@ def test_ev_mistake_differs_on_its_probe(mistake, fw):
         bad = fn("explained_variance", fw, mistake)(*args)
     assert not (math.isclose(good, bad) or (math.isnan(good) and math.isnan(bad))), mistake
     assert {m.id for m in get_drill("explained_variance").mistakes} == set(EV_PROBES)
+
+
+# --------------------------------------------------------------------------------------------------
+# Mock interviews and the declared failing checks
+# --------------------------------------------------------------------------------------------------
+
+def test_mock_interviews_draw_the_llm_drills():
+    from cards.mock_plan import plan_mock
+
+    drawn: set[str] = set()
+    for seed in range(120):
+        drawn.update(i.ref for i in plan_mock(seed, 60).items if i.kind == "drill")
+    assert set(LLM_DRILLS) | set(LLM_PITFALLS) <= drawn
+
+
+MISTAKES = [(d, m.id) for d in LLM_DRILLS for m in get_drill(d).mistakes]
+IMPLIED = {"matches-reference", "output-type", "output-shape", "output-nonfinite"}
+
+
+@pytest.mark.parametrize("drill_id,mistake_id", MISTAKES)
+def test_mistake_fails_only_its_declared_checks(drill_id, mistake_id):
+    import yaml
+
+    from checker.engine import check
+
+    mistake = next(m for m in get_drill(drill_id).mistakes if m.id == mistake_id)
+    declared = set(yaml.safe_load((mistake.folder / "mistake.yaml").read_text())["fails"])
+    fw = mistake.frameworks[-1]
+    report = check(mistake.source(fw), drill_id, fw)
+    failed = {c.id for c in report.checks if not c.passed}
+    assert mistake_id in report.mistake_ids and failed - IMPLIED <= declared, (failed, declared)
