@@ -471,7 +471,7 @@ def test_ev_mistake_differs_on_its_probe(mistake, fw):
 # --------------------------------------------------------------------------------------------------
 
 def test_mock_interviews_draw_the_llm_drills():
-    from cards.mock_plan import plan_mock
+    from cards.plan.mock import plan_mock
 
     drawn: set[str] = set()
     for seed in range(120):
