@@ -44,7 +44,7 @@ def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_
 
     # Statistics over valid tokens only, without gradient. clip_frac: the clipped branch is active.
     with torch.no_grad():
-        valid_ratio = ratio.reshape(-1)
+        valid_ratio = ratio.detach().reshape(-1)
         clip_frac = (clipped < unclipped).to(torch.float64).mean()
         approx_kl = ((ratio - 1.0) - log_ratio).mean()
     stats = {
