@@ -9,7 +9,7 @@ import numpy as np
 
 from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_batches import draw_lengths, fill_padding, right_padded
+from checker.specs.token_batches import draw_lengths, fill_padding, related, relation_check, right_padded
 
 WORKED = "edge: worked example"
 
@@ -123,6 +123,15 @@ class ExplainedVarianceSpec(DrillSpec):
             Example({k: v.astype(np.float32) if k != "mask" else v for k, v in worked.items()}, {},
                     "edge: float32 inputs"),
         ]
+        base = {"values": f([[0.5, 1.0, 2.5], [1.5, 0.0, 0.0]]), "returns": f([[1.0, 0.0, 3.0], [2.0, 0.0, 0.0]])}
+        ok += [related(base, {}, "edge: mask left out", "mask-none", "none"),
+               related({**base, "mask": np.ones((2, 3), dtype=bool)}, {}, "edge: an all-True mask", "mask-none",
+                       "all-true")]
+        for role, fill in (("as-given", 0.0), ("changed", nan)):
+            m = right_padded([3, 1], 3)
+            arrays = {"values": np.where(m, base["values"], fill), "returns": np.where(m, base["returns"], -fill),
+                      "mask": m}
+            ok.append(related(arrays, {}, f"edge: padding {role.replace('-', ' ')}", "padding", role))
         bad = [Example({"values": f([[1.0, 2.0]]), "returns": f([[1.0, 2.0, 3.0]])}, {},
                        "contract: values and returns of different shapes", invalid="values and returns of different "
                                                                                   "shapes")]
@@ -190,6 +199,12 @@ class ExplainedVarianceSpec(DrillSpec):
                   "{detail}: select values[mask] and returns[mask] before computing anything.",
                   applies=lambda ex: _ok(ex) and _spread(ex) and _spread(ex, "values") and not _tame(ex),
                   custom=_finite_result),
+            *relation_check("mask-default", "mask=None means every token is valid",
+                            "Leaving mask out must behave as an all-True mask: {detail}.", "mask-none", "none",
+                            "all-true", "without a mask", "with an all-True mask"),
+            *relation_check("padding-contents", "what padding holds does not matter",
+                            "Positions where mask is False must not count, whatever they hold: {detail}.",
+                            "padding", "changed", "as-given", "with NaN in the padding", "with zeros there"),
             Check("matches-reference", "the explained variance matches the reference on random batches",
                   "Your explained variance differs from the reference: expected {expected}, got {got}.", fields=ev),
         ]

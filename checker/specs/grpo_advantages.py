@@ -9,7 +9,7 @@ import numpy as np
 from checker.sandbox.model import Call
 from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe
 from checker.specs.losses import grid
-from checker.specs.token_batches import draw_lengths, right_padded
+from checker.specs.token_batches import draw_lengths, related, relation_check, right_padded
 
 WORKED = "edge: worked example"
 
@@ -134,6 +134,9 @@ class GrpoAdvantagesSpec(DrillSpec):
             Example({"scores": f([3.0, 1.0, 2.0, 0.0, 1.0, 5.0]), "response_mask": right_padded([1] * 6, 1)},
                     {"group_size": 2, "eps": 1e-4}, "edge: one token per response, eps = 1e-4"),
         ]
+        ok += [related(worked, {"group_size": 4}, "edge: eps and norm_by_std left out", "defaults", "implicit"),
+               related(worked, {"group_size": 4, "eps": 1e-6, "norm_by_std": True}, "edge: eps and norm_by_std passed",
+                       "defaults", "explicit")]
         bad = [
             ("a batch of 5 responses with group_size 2", {"scores": f([1, 0, 1, 0, 1]),
                                                          "response_mask": right_padded([1] * 5, 1)}, {"group_size": 2}),
@@ -200,6 +203,15 @@ class GrpoAdvantagesSpec(DrillSpec):
                                                 f"(one value per token); yours have shape {tuple(value.shape)}")
         return {"advantages": np.asarray(value.plain(), dtype=np.float64)}
 
+    def axes(self, framework: str):
+        """GRPO (divided by the std) and Dr. GRPO (not) are independent parts of the behaviour."""
+        from checker.specs.base import Axis
+
+        return [Axis("advantages-grpo", "the advantages with norm_by_std=True", "advantages",
+                     applies=_norm, group="grpo"),
+                Axis("advantages-dr-grpo", "the advantages with norm_by_std=False", "advantages",
+                     applies=lambda ex: not _norm(ex), group="dr-grpo")]
+
     def where(self, mismatch) -> str:
         if len(mismatch.index) == 2:
             return f"row {mismatch.index[0]}, t = {mismatch.index[1]}"
@@ -236,6 +248,10 @@ class GrpoAdvantagesSpec(DrillSpec):
             Check("singleton-groups", "group_size 1 gives advantage 0",
                   "A group of one sample has nothing to compare with, so every advantage is 0; {detail}.",
                   applies=lambda ex: _ok(ex) and _G(ex) == 1, custom=_constant_groups_zero),
+            *relation_check("defaults", "defaults eps = 1e-6, norm_by_std = True",
+                            "Called without eps and norm_by_std your function must behave as with eps=1e-6, "
+                            "norm_by_std=True passed: {detail}.", "defaults", "implicit", "explicit",
+                            "called without them", "with the defaults passed"),
             Check("matches-reference", "advantages match the reference on random batches",
                   "Your advantages differ from the reference{at}: expected {expected}, got {got}.", fields=adv),
         ]

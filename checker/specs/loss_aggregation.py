@@ -8,7 +8,8 @@ import numpy as np
 
 from checker.specs.base import Check, Example
 from checker.specs.losses import LossSpec, draw_array, grid
-from checker.specs.token_batches import draw_lengths, fill_padding, right_padded
+from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, related, relation_check,
+                                         right_padded)
 
 MODES = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
 WORKED = "edge: worked example"
@@ -88,6 +89,14 @@ class LossAggregationSpec(LossSpec):
             Example({"loss_mat": f([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), "loss_mask": right_padded([3, 3], 3)}, {},
                     "edge: no padding, default mode"),
         ]
+        ok += [related(clean, {}, "edge: the default mode, left out", "defaults", "implicit"),
+               related(clean, {"loss_agg_mode": "token-mean", "norm_const": None}, "edge: the default mode, passed",
+                       "defaults", "explicit")]
+        for mode in ("token-mean", "seq-mean-token-sum"):
+            for role, pads in (("as-given", [0.0, 0.0, 0.0]), ("changed", [nan, -inf, 1e4])):
+                arrays = {"loss_mat": f([[1, 1, 1, 1], [3, *pads]]), "loss_mask": right_padded([4, 1], 4)}
+                ok.append(related(arrays, {"loss_agg_mode": mode}, f"edge: padding {role.replace('-', ' ')} ({mode})",
+                                  f"padding-{mode}", role))
         bad = [
             ("an unknown loss_agg_mode", {"loss_agg_mode": "seq-mean"}),
             ("norm_const = 0", {"loss_agg_mode": "seq-mean-token-sum-norm", "norm_const": 0.0}),
@@ -154,10 +163,26 @@ class LossAggregationSpec(LossSpec):
                   "Padded slots hold NaN or inf, yet your loss is {detail}: multiplying by the mask "
                   "is not masking (NaN * 0 is NaN); select with where or boolean indexing.",
                   applies=lambda ex: ex.invalid is None and not _finite_pads(ex), custom=_finite_loss),
+            *relation_check("defaults", "the default mode is token-mean",
+                            "Called without loss_agg_mode and norm_const your function must behave as with "
+                            "loss_agg_mode='token-mean', norm_const=None passed: {detail}.",
+                            "defaults", "implicit", "explicit", "called without them", "with the defaults passed"),
+            *relation_check("padding-contents-token-mean", "what padding holds does not matter (token-mean)",
+                            "Positions where loss_mask is False must not count, whatever they hold: {detail}.",
+                            "padding-token-mean", "changed", "as-given", "with NaN, -inf and 1e4 in the padding",
+                            "with zeros there"),
+            *relation_check("padding-contents-seq-sum", "what padding holds does not matter (seq-mean-token-sum)",
+                            "Positions where loss_mask is False must not count, whatever they hold: {detail}.",
+                            "padding-seq-mean-token-sum", "changed", "as-given",
+                            "with NaN, -inf and 1e4 in the padding", "with zeros there"),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=loss),
             *self.gradient_checks(),
         ]
+
+    def axes(self, framework: str):
+        """The loss under each mode (with its gradient in PyTorch) is its own axis."""
+        return mode_axes(MODES, _mode, "loss_mat" if framework == "torch" else None)
 
     def grad_hint(self, name: str) -> str:
         return (" Each valid token's gradient is its weight in the mode (1 / N for token-mean, 1 / (B * n_b) for "

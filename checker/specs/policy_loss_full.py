@@ -9,7 +9,8 @@ import numpy as np
 
 from checker.specs.base import Check, Example, Expected, OutputProblem, describe
 from checker.specs.losses import LossSpec, draw_array, grid
-from checker.specs.token_batches import draw_lengths, fill_padding, number, right_padded
+from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, number, related, relation_check,
+                                         right_padded)
 
 MODES = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
 STATS = ("clip_frac", "approx_kl", "ratio_min", "ratio_max")
@@ -136,7 +137,7 @@ class PolicyLossFullSpec(LossSpec):
         new = f([[-1.0 + np.log(r) for r in ratios] + [nan, -inf]])
         adv = f([[1.0, -1.0, 1.0, -1.0, -1.0, 2.0, inf, 0.5]])
         worked = {"log_prob": new, "old_log_prob": old, "advantages": adv, "response_mask": right_padded([6], 8)}
-        two = {"log_prob": f([[-0.5, -1.2, 0.0], [-1.0, 3.0, nan]]), "old_log_prob": f([[-0.7, -1.0, -9.0],
+        two = {"log_prob": f([[-0.5, -0.7, 0.0], [-1.0, 3.0, nan]]), "old_log_prob": f([[-0.7, -1.0, -9.0],
                [-1.4, -2.0, 0.0]]), "advantages": f([[1.0, -1.0, 4.0], [2.0, -inf, 1.0]]),
                "response_mask": right_padded([2, 1], 3)}
         rng = np.random.default_rng(3)
@@ -152,6 +153,8 @@ class PolicyLossFullSpec(LossSpec):
             Example(worked, {"clip_high": 0.28}, f"{WORKED} (clip_high = 0.28)"),
             *[Example(two, {"loss_agg_mode": m}, f"edge: rows of 2 and 1 tokens, NaN and inf in padding ({m})")
               for m in MODES],
+            *[Example(two, {"loss_agg_mode": m, "dual_clip": 3.0, "clip_low": 0.1, "clip_high": 0.3},
+                      f"edge: rows of 2 and 1 tokens, dual clip and a (0.1, 0.3) band ({m})") for m in MODES],
             *[Example(skew, {"loss_agg_mode": m, "dual_clip": 3.0, "clip_high": 0.28},
                       f"edge: rows of 64, 1 and 17 tokens, -inf padding ({m})") for m in MODES],
             Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in two.items()},
@@ -159,6 +162,13 @@ class PolicyLossFullSpec(LossSpec):
             Example({"log_prob": f([[np.log(2.0)]]), "old_log_prob": f([[0.0]]), "advantages": f([[-1.0]]),
                      "response_mask": right_padded([1], 1)}, {"dual_clip": 1.5}, "edge: one token, ratio 2, A = -1"),
         ]
+        ok += [related(two, {}, "edge: defaults left out", "defaults", "implicit"),
+               related(two, dict(self.hyper_defaults), "edge: defaults passed", "defaults", "explicit")]
+        for role, fill in (("as-given", (0.0, 0.0, 0.0)), ("changed", (nan, -inf, inf))):
+            m = two["response_mask"]
+            arrays = {k: np.where(m, two[k], v) for k, v in zip(FLOATS, fill)}
+            ok.append(related({**arrays, "response_mask": m}, {"dual_clip": 3.0},
+                              f"edge: padding {role.replace('-', ' ')}", "padding", role))
         z = lambda: f([[0.0, 0.0]])  # noqa: E731
         base = {"log_prob": z(), "old_log_prob": z(), "advantages": f([[1.0, -1.0]]),
                 "response_mask": right_padded([2], 2)}
@@ -260,11 +270,34 @@ class PolicyLossFullSpec(LossSpec):
             Check("ratio-extremes", "ratio_min and ratio_max are taken over valid tokens",
                   "stats['{field}'] must be the extreme of the ratio over valid tokens; expected {expected}, "
                   "got {got}.", fields=("ratio_min", "ratio_max")),
+            *relation_check("defaults", "defaults clip_low = clip_high = 0.2, no dual clip, token-mean",
+                            "Called without the keyword arguments your function must behave as with clip_low=0.2, "
+                            "clip_high=0.2, dual_clip=None, loss_agg_mode='token-mean' passed: {detail}.",
+                            "defaults", "implicit", "explicit", "called without them", "with the defaults passed"),
+            *relation_check("padding-contents", "what padding holds changes neither loss, stats nor gradient",
+                            "Positions where response_mask is False must not count, whatever they hold: {detail}.",
+                            "padding", "changed", "as-given", "with NaN, -inf and inf in the padding",
+                            "with zeros there"),
             Check("matches-reference", "loss and statistics match the reference on random batches",
                   "Your {field} differs from the reference: expected {expected}, got {got}.",
                   fields=("loss", *STATS)),
             *self.gradient_checks(),
         ]
+
+    def axes(self, framework: str):
+        """The loss under each mode (with its gradient), each statistic, each constant's gradient."""
+        return mode_axes(MODES, _mode, "log_prob", STATS, self.constants)
+
+    def kinks(self, ex: Example) -> dict:
+        """Ratios on the band's edges and objectives tied with c A: every subgradient is right there."""
+        lo, hi = 1 - ex.hyper.get("clip_low", 0.2), 1 + ex.hyper.get("clip_high", 0.2)
+        with np.errstate(all="ignore"):  # padding may hold NaN or inf
+            r = np.exp(np.asarray(ex.arrays["log_prob"], np.float64) - np.asarray(ex.arrays["old_log_prob"], np.float64))
+            edge = (np.abs(r - lo) <= 1e-9) | (np.abs(r - hi) <= 1e-9)
+            c = ex.hyper.get("dual_clip")
+            if c is not None:
+                edge |= np.abs(r - c) <= 1e-9
+        return {"log_prob": edge & _mask(ex)}
 
     def grad_hint(self, name: str) -> str:
         return " Tokens where the clip (or the dual clip) is active get no gradient; padding gets 0, never NaN."

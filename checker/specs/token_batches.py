@@ -37,3 +37,51 @@ def number(value, what: str) -> float:
         raise OutputProblem("output-type", f"{what} must be a number (a float or a 0-d tensor); yours is "
                                            f"{describe(value)}")
     return float(np.asarray(value))
+
+
+def relations_supported() -> bool:
+    """Whether this checker compares an answer with itself across related examples (metamorphic checks)."""
+    import dataclasses
+
+    from checker.specs.base import Example
+
+    return "relation" in {f.name for f in dataclasses.fields(Example)}
+
+
+def related(arrays: dict, hyper: dict, label: str, relation: str, role: str):
+    """An example playing `role` in the metamorphic relation `relation` (a plain example where the checker
+    has no relations: it is then still compared with the reference)."""
+    from checker.specs.base import Example
+
+    if relations_supported():
+        return Example(dict(arrays), dict(hyper), label, relation=(relation, role))
+    return Example(dict(arrays), dict(hyper), label)
+
+
+def relation_check(check_id: str, title: str, message: str, relation: str, first: str, second: str,
+                   first_words: str, second_words: str) -> list:
+    """A metamorphic check comparing the answer's outputs in role `first` with those in role `second`
+    (none where the checker has no relations)."""
+    if not relations_supported():
+        return []
+    from checker.specs.base import Check, relation_compare
+
+    return [Check(check_id, title, message, relation=relation,
+                  compare=relation_compare(first, second, first_words, second_words))]
+
+
+def mode_axes(modes, mode_of, trainable: str | None, stats=(), constants=()):
+    """Per-axis diagnosis: the loss (and its gradient) under each aggregation mode, each statistic, and
+    the (absent) gradient of each constant input, as independent axes."""
+    from checker.specs.base import Axis
+
+    out = []
+    for m in modes:
+        applies = (lambda mode: lambda ex: mode_of(ex) == mode)(m)
+        out.append(Axis(f"loss-{m}", f"the loss with {m}", "loss", applies=applies, group=m))
+        if trainable:
+            out.append(Axis(f"grad-{m}", f"the gradient w.r.t. {trainable} with {m}", f"grad:{trainable}",
+                            applies=applies, group=m))
+    out += [Axis(s, f"stats[{s!r}]", s, group=s) for s in stats]
+    out += [Axis(f"nograd:{c}", f"the gradient reaching {c}", f"nograd:{c}", group=f"nograd:{c}") for c in constants]
+    return out
