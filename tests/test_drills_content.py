@@ -65,7 +65,7 @@ REQUIRED_MISTAKES = {
 # The token-level drills' catalogues (their own tests: tests/test_drills_llm_losses.py).
 REQUIRED_MISTAKES_LLM = {
     "grpo_advantages": ["grpo-batch-stats", "grpo-no-eps", "grpo-sample-major", "grpo-std-in-dr-variant",
-                        "grpo-population-std", "grpo-padding-not-zeroed"],
+                        "grpo-population-std", "grpo-padding-not-zeroed", "grpo-singleton-raw-score"],
     "loss_aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
                          "agg-sum-norm-no-batch-mean", "agg-padding-in-count"],
     "policy_loss_full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",

@@ -202,6 +202,7 @@ GRPO_PROBES = {  # mistake -> (scores, lengths, T, group_size, hyper)
     "grpo-std-in-dr-variant": ([1.0, 0.0, 0.0, 0.0], [1, 1, 1, 1], 1, 4, {"norm_by_std": False}),
     "grpo-population-std": ([1.0, 0.0, 0.0, 0.0], [1, 1, 1, 1], 1, 4, {}),
     "grpo-padding-not-zeroed": ([1.0, 0.0], [2, 1], 2, 2, {}),
+    "grpo-singleton-raw-score": ([0.7, -0.3], [1, 1], 1, 1, {}),
 }
 
 
