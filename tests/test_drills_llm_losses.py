@@ -496,3 +496,22 @@ def test_mistake_fails_only_its_declared_checks(drill_id, mistake_id):
     report = check(mistake.source(fw), drill_id, fw)
     failed = {c.id for c in report.checks if not c.passed}
     assert mistake_id in report.mistake_ids and failed - IMPLIED <= declared, (failed, declared)
+
+
+@pytest.mark.parametrize("drill_id,fw,a,b", [
+    ("policy_loss_full", "torch", "policy-dual-clip-positive", "policy-kl-k1"),        # a loss and a statistic
+    ("policy_loss_full", "torch", "policy-clip-bounds-swapped", "policy-stats-over-padding"),
+    ("grpo_advantages", "numpy", "grpo-population-std", "grpo-padding-not-zeroed"),
+    ("loss_aggregation", "torch", "agg-token-mean-per-row", "agg-sum-norm-no-batch-mean"),
+    ("explained_variance", "numpy", "ev-unmasked", "ev-r2-not-ev"),
+])
+def test_two_mistakes_at_once_are_both_named(drill_id, fw, a, b):
+    from checker.catalogue import merge_edits
+    from checker.engine import check
+
+    drill = get_drill(drill_id)
+    mistakes = {m.id: m for m in drill.mistakes}
+    merged = merge_edits(drill.solution(fw), mistakes[a].source(fw), mistakes[b].source(fw))
+    assert merged is not None
+    report = check(merged, drill_id, fw)
+    assert not report.passed and {a, b} <= set(report.mistake_ids), report.render()
