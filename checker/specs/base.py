@@ -30,7 +30,8 @@ class Example:
         n = sum(a.size for a in self.arrays.values())
         mag = sum(float(np.abs(a.astype(np.float64)[np.isfinite(a.astype(np.float64))]).sum())
                   for a in self.arrays.values())
-        frac = sum(float(np.abs(a - np.round(a)).sum()) for a in self.arrays.values() if a.dtype != bool)
+        finite = [a[np.isfinite(a)] for a in self.arrays.values() if a.dtype != bool]  # padding may hold NaN, inf
+        frac = sum(float(np.abs(f - np.round(f)).sum()) for f in finite)
         return (n, frac > 0, mag, frac)
 
 
