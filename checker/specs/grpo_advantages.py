@@ -127,6 +127,8 @@ class GrpoAdvantagesSpec(DrillSpec):
                     "edge: singleton groups (G = 1)"),
             Example({"scores": f([0.75, -0.25, 2.0]), "response_mask": right_padded([3, 1, 2], 3)},
                     {"group_size": 1, "norm_by_std": False}, "edge: singleton groups in Dr. GRPO"),
+            Example({"scores": f([1.0, 0.0, -2.0, 0.5]), "response_mask": right_padded([2, 4, 1, 3], 4)},
+                    {"group_size": 1, "norm_by_std": False}, "edge: four singleton groups in Dr. GRPO"),
             Example({"scores": f([0.5, 2.0, -1.0, 1.0]), "response_mask": right_padded([64, 1, 17, 3], 64)},
                     {"group_size": 2}, "edge: responses of very different lengths (64, 1, 17, 3 tokens)"),
             Example({"scores": f([1, 0, 1, 1, 0, 0], np.float32), "response_mask": right_padded([4, 1, 2, 4, 3, 1], 4)},
