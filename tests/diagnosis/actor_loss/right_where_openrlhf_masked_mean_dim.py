@@ -1,6 +1,6 @@
 # expect: right
 # framework: torch
-# style: OpenRLHF masked_mean(dim) with a float action_mask; masked_mean(dim=-1) then mean over responses
+# style: OpenRLHF masked_mean(dim) with a float action_mask; masked_mean(dim=-1) then mean over responses, padding selected with torch.where
 import math
 
 import torch
@@ -9,7 +9,7 @@ import torch
 def masked_mean(tensor, mask, dim=None):
     if mask is None:
         return tensor.mean(dim=dim) if dim is not None else tensor.mean()
-    return (tensor * mask).sum(dim=dim) / mask.sum(dim=dim)
+    return torch.where(mask.bool(), tensor, 0.0).sum(dim=dim) / mask.sum(dim=dim)
 
 
 def _bad(msg):
