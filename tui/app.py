@@ -153,6 +153,15 @@ class PpoDrillApp(App):
                                 ("mock", "Mock interview"), ("stats", "Statistics"),
                                 ("help", "Keys and what each screen does")):
             yield SystemCommand(f"Open {name}", help_text, lambda n=name: self.open_screen(n))
+        yield SystemCommand("Settings: interview date and mock mode",
+                            "The date the study plan counts down to; coached or interview-like mocks",
+                            self.open_plan_settings)
+
+    def open_plan_settings(self) -> None:
+        from tui.screens.plan_settings import PlanSettingsScreen
+
+        if self.session is not None:
+            self.push_screen(PlanSettingsScreen())
 
 
 def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:

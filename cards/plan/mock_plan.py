@@ -17,6 +17,7 @@ GRADES = {"knew": 1.0, "partly": 0.5, "missed": 0.0}
 GRADE_RATING = {"knew": 3, "partly": 2, "missed": 1}  # the card's FSRS rating for a self-grade
 ITEM_WEIGHT = {"drill": 3, "question": 1}
 CORRECTNESS_SHARE = 0.8           # of an item's points; the rest is for time
+COACHED_SETTING = "mock_coached"  # true: the checker names mistakes during a mock (off: like an interview)
 
 Clock = Callable[[], datetime]
 

@@ -33,11 +33,12 @@ class RatingBar(Horizontal):
             yield Button(f"{rating} {name}", id=f"rate-{rating}", variant=_VARIANTS[rating],
                          compact=False)
 
-    def show_preview(self, preview: dict[int, datetime], now: datetime) -> None:
-        """Label each button with the interval its rating would give from `now`."""
+    def show_preview(self, preview: dict[int, datetime], now: datetime, note: str | None = None) -> None:
+        """Label each button with the interval its rating would give from `now` (or with `note`
+        where a rating changes no schedule)."""
         for rating, name in RATING_NAMES.items():
             self.query_one(f"#rate-{rating}", Button).label = (
-                f"{rating} {name} · {format_interval(preview[rating] - now)}")
+                f"{rating} {name} · {note or format_interval(preview[rating] - now)}")
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
