@@ -1,5 +1,5 @@
-"""`MockDrill`: a coding item of a mock interview: the drill's prompt and the last checker verdict
-(`ResultsPanel`) beside a Python editor.
+"""`MockDrill`: a coding item of a mock interview: the drill's prompt (scrollable, reached with f2)
+and the last checker verdict (`ResultsPanel`) beside a Python editor.
 
 It only shows; running the checks, saving the typed answer and recording the attempt are the screen's
 and the session's. The editor is made in `__init__` and kept by reference, so the screen can still read
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Markdown, TextArea
 
 from tui.widgets.results import ResultsPanel
@@ -20,7 +20,8 @@ class MockDrill(Horizontal):
 
     DEFAULT_CSS = """
     MockDrill #drill-side { width: 2fr; }
-    MockDrill #drill-prompt { height: 1fr; }
+    MockDrill #drill-prompt-scroll { height: 1fr; }
+    MockDrill #drill-prompt-scroll:focus { background: $boost; }
     MockDrill #drill-results { height: 1fr; border-top: solid $primary; }
     MockDrill #drill-editor { width: 3fr; height: 1fr; }
     """
@@ -31,9 +32,22 @@ class MockDrill(Horizontal):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="drill-side"):
-            yield Markdown("", id="drill-prompt")
+            with VerticalScroll(id="drill-prompt-scroll", can_focus=True):
+                yield Markdown("", id="drill-prompt")
             yield ResultsPanel(id="drill-results")
         yield self.editor
+
+    @property
+    def prompt_scroll(self) -> VerticalScroll:
+        """The scrollable prompt (focusable: arrow and page keys scroll it)."""
+        return self.query_one("#drill-prompt-scroll", VerticalScroll)
+
+    def toggle_prompt(self) -> None:
+        """Focus the prompt, or go back to the editor if it has the focus."""
+        if self.prompt_scroll.has_focus:
+            self.editor.focus()
+        else:
+            self.prompt_scroll.focus()
 
     @property
     def results(self) -> ResultsPanel:
@@ -46,5 +60,7 @@ class MockDrill(Horizontal):
             f"## {item.index + 1}. {title}\n\n*{item.framework} · {item.difficulty} · "
             f"target {item.target_minutes} min*\n\n{prompt}")
         self.editor.load_text(answer)
-        self.results.show_message("No checks run yet", "ctrl+r runs the checks; a pass moves on.")
+        self.results.show_message("No checks run yet", "ctrl+r runs the checks; a pass moves on. "
+                                  "f2 moves to the prompt (arrows and page keys scroll it) and back.")
+        self.prompt_scroll.scroll_home(animate=False)
         self.editor.focus()

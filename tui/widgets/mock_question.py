@@ -15,7 +15,7 @@ class MockQuestion(VerticalScroll):
 
     DEFAULT_CSS = """
     MockQuestion { padding: 1 2; }
-    MockQuestion #question-notes { height: 6; margin-top: 1; }
+    MockQuestion #question-notes { height: 5; margin-top: 1; }
     MockQuestion #question-answer { display: none; margin-top: 1; }
     MockQuestion #question-answer.-shown { display: block; }
     """
@@ -47,5 +47,7 @@ class MockQuestion(VerticalScroll):
         """Show the card's answer and freeze the typed one; focus moves here so 1 / 2 / 3 grade
         instead of typing."""
         self.notes.read_only = True
-        self.query_one("#question-answer", Markdown).add_class("-shown")
+        answer = self.query_one("#question-answer", Markdown)
+        answer.add_class("-shown")
         self.focus()
+        self.call_after_refresh(self.scroll_to_widget, answer, animate=False, top=True)
