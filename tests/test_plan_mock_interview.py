@@ -239,3 +239,23 @@ async def test_mock_history_reopens_and_compares(tmp_path, size):
         await pilot.press("escape")
         await pilot.pause()
         assert screen.view == "history-list"
+
+
+def test_mock_history_from_the_command_line(capsys, _private_data_dir):
+    from tui.cli import main
+
+    clock = FixedClock()
+    with open_store(_private_data_dir) as store:
+        first, wrong = _run(store, clock, 7, ["knew"])
+        clock.advance(hours=1)
+        second, _ = _run(store, clock, 7, ["missed"])
+    assert main(["mock", "--history"]) == 0
+    out = capsys.readouterr().out
+    assert first.mock_id[:8] in out and second.mock_id[:8] in out and "seed 7" in out
+    assert main(["mock", "--show", first.mock_id[:8]]) == 0
+    out = capsys.readouterr().out
+    assert "Score" in out and wrong.title in out and "The card's answer:" in out
+    assert main(["mock", "--compare", first.mock_id[:8], second.mock_id[:8]]) == 0
+    assert "two runs side by side" in capsys.readouterr().out
+    assert main(["mock", "--show", "zzz"]) == 2
+    assert "no finished mock matches" in capsys.readouterr().err
