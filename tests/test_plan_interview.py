@@ -173,3 +173,23 @@ def test_plan_command_sets_the_date_and_stats_json_carries_it(capsys, _private_d
     assert stats["plan"]["interview"] == day and stats["plan"]["readiness"]["topics"]
     assert main(["plan", "--clear"]) == 0
     assert "No interview date set" in capsys.readouterr().out
+
+
+def test_todays_plan_never_shrinks_as_it_is_done(store, content):
+    deckset, drills = content
+    set_interview_date(store, date(2026, 3, 20))
+    first = drills[0]
+    record_check(store, drill_id=first.id, framework="numpy", passed=True, mistakes=[],
+                 started_at=START - 3 * DAY, finished_at=START - 3 * DAY, elapsed_s=60,
+                 target_minutes=first.target_minutes, fuzz=False)
+    morning = study_plan(store, deckset, drills, START, forecast=False)
+    planned = [t.ref for t in morning.tasks if t.kind == "drill"]
+    assert first.id in planned  # due again (FSRS), beside the never-tried ones
+    for ref in planned:
+        record_check(store, drill_id=ref, framework="numpy", passed=True, mistakes=[],
+                     started_at=START + timedelta(hours=1), finished_at=START + timedelta(hours=1),
+                     elapsed_s=60, target_minutes=5, fuzz=False)
+    evening = study_plan(store, deckset, drills, START + timedelta(hours=10), forecast=False)
+    done = [t for t in evening.tasks if t.kind == "drill"]
+    assert [t.ref for t in done] == planned and all(t.complete for t in done)
+    assert evening.tasks[0] == morning.tasks[0]  # the new-card target holds through the day

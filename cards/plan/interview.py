@@ -391,6 +391,10 @@ def _drills_for_today(store: ProgressStore, drills: Sequence[Any], now: datetime
     failed = [d for d in ids if d in before and d not in passed]
     end = _day_start(_today(now) + timedelta(days=1))
     due = [d for d in ids if d in states and datetime.fromisoformat(states[d]["due"]) < end]
+    # a drill done again today has left the due list (its next due date moved on): keep it, done,
+    # so today's plan never shrinks as it is worked through
+    again_today = {a.drill_id for a in attempts if a.started_at >= start} & before
+    due += [d for d in ids if d in again_today]
     if last_day:
         due += [d for d in ids if d in states and recall_at(states[d], when) < TARGET_RECALL]
     due.sort(key=lambda d: recall_at(states.get(d), when))

@@ -197,6 +197,10 @@ class DashboardScreen(Screen):
              if (st := statuses.get(d.id)) is None or st.status != PASSED), None)
         if todo:
             steps.append(f"[b]enter[/b] on [b]{todo}[/b]")
+        plan = numbers.plan if numbers else None
+        if numbers and not numbers.waiting and plan is not None and plan.mode == "countdown" \
+                and any(t.cards_seen for t in plan.readiness):
+            steps.append("[b]r[/b] then [b]a[/b] practise ahead")
         steps.append("[b]p[/b] paste code to check")
         self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
 
