@@ -174,7 +174,8 @@ class MockScreen(CheckRunner, Screen):
             return s is not None and not s.finished and not s.paused and s.current is not None \
                 and s.current.kind == "drill"
         if s is None:
-            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish")
+            return action not in ("run_checks", "reveal", "type_answer", "grade", "toggle_pause", "next_item",
+                                  "finish")
         item = None if s.finished else s.current
         running = not s.finished and not s.paused
         if action == "run_checks":
