@@ -57,15 +57,18 @@ async def settle(pilot, app):
     await pilot.pause()
 
 
-def footer_fits(app) -> list[str]:
-    """The footer keys shown, asserting each is wholly on screen."""
+async def footer_fits(pilot) -> list[str]:
+    """The footer keys shown (once the footer has been laid out), asserting each is wholly on screen."""
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        shown = [k for k in app.screen.query("FooterKey") if k.display and k.region.width]
+        if shown:
+            break
     width = app.screen.size.width
-    keys = []
-    for key in app.screen.query("FooterKey"):
-        if key.display and key.region.width:
-            assert key.region.right <= width, f"footer key {key.key} is cut off at {width} columns"
-            keys.append(key.key)
-    return keys
+    for key in shown:
+        assert key.region.right <= width, f"footer key {key.key} is cut off at {width} columns"
+    return [k.key for k in shown]
 
 
 def visible_in(container, widget) -> bool:
@@ -94,14 +97,14 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         await app.push_screen(screen)
         await pilot.pause()
         assert "Like an interview" in screen.query_one("#setup-text").source
-        assert set(footer_fits(app)) == {"enter", "plus", "minus", "r", "h", "escape", "ctrl+p"}
+        assert set(await footer_fits(pilot)) == {"enter", "plus", "minus", "r", "h", "escape", "ctrl+p"}
         await pilot.press("enter")
         await pilot.pause()
         item, drill, wrong = await _first_drill_wrong_then_right(app, pilot, screen, clock)
         body = rendered(screen.query_one("#drill-results #body"))
         assert "Smallest counterexample" in body and "checks pass" in body
         assert wrong.title not in body and wrong.id not in body and "Named mistake" not in body
-        assert set(footer_fits(app)) >= {"ctrl+r", "f2", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+        assert set(await footer_fits(pilot)) >= {"ctrl+r", "f2", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
 
         # the prompt scrolls and is reached from the keyboard
         prompt = screen.query_one("#drill-prompt-scroll")
@@ -126,7 +129,7 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         await pilot.pause()
         view = screen.query_one("#question-view")
         assert visible_in(view, screen.query_one("#question-answer"))
-        assert set(footer_fits(app)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+        assert set(await footer_fits(pilot)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
         await pilot.press("3")
         await pilot.press("ctrl+f", "y")
         await pilot.pause()
@@ -136,7 +139,7 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         review = rendered(screen.query_one("#scorecard-review"), 120)
         assert wrong.title in review and "min of both" in review and "The card's answer" in review
         assert "model answer" in review and "budget" in review
-        assert set(footer_fits(app)) >= {"n", "h", "escape"}
+        assert set(await footer_fits(pilot)) >= {"n", "h", "escape"}
         await pilot.press("n")
         await pilot.pause()
         extra = app.session.store.get_setting(EXTRA_SETTING)
@@ -232,7 +235,7 @@ async def test_mock_history_reopens_and_compares(tmp_path, size):
         await pilot.pause()
         assert screen.open_id == first.mock_id
         assert wrong.title in rendered(screen.query_one("#scorecard-review"), 120)
-        assert set(footer_fits(app)) >= {"c", "n", "escape"}
+        assert set(await footer_fits(pilot)) >= {"c", "n", "escape"}
         await pilot.press("c")
         await pilot.pause()
         table = rendered(screen.query_one("#history-compare"), size[0])
