@@ -156,6 +156,14 @@ class PpoDrillApp(App):
         yield SystemCommand("Settings: interview date and mock mode",
                             "The date the study plan counts down to; coached or interview-like mocks",
                             self.open_plan_settings)
+        yield SystemCommand("Mock history", "Reopen a past mock's scorecard; compare two runs of a seed",
+                            self.open_mock_history)
+
+    def open_mock_history(self) -> None:
+        from tui.screens.mock_history import MockHistoryScreen
+
+        if self.session is not None and self.session.store is not None:
+            self.push_screen(MockHistoryScreen(self.session.store))
 
     def open_plan_settings(self) -> None:
         from tui.screens.plan_settings import PlanSettingsScreen

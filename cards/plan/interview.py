@@ -569,6 +569,6 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
     label = "on the day" if plan.mode in ("countdown", "interview-day") else "now"
     lines += ["", f"Readiness (predicted recall {label}): {_pct(plan.overall)}, weakest first:"]
     for t in plan.readiness:
-        lines.append(f"  {_pct(t.readiness):>4}  {t.title}  (cards {t.cards_seen}/{t.cards} seen, "
-                     f"drills {t.drills_tried}/{t.drills} tried)")
+        drills = f", drills {t.drills_tried}/{t.drills} tried" if t.drills else ""
+        lines.append(f"  {_pct(t.readiness):>4}  {t.title}  (cards {t.cards_seen}/{t.cards} seen{drills})")
     return "\n".join(lines)
