@@ -45,8 +45,10 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
     if parts:
         lines.append(Text.assemble(*parts, overflow="fold"))
     if plan.cannot_promise:
-        lines.append(Text(f"! {plan.cannot_promise[0]} (ppo-drill plan: what to cut)", style="red",
-                          no_wrap=True, overflow="ellipsis"))
+        lines.append(Text("! Too little time: ppo-drill plan lists what to cut",
+                          style="bold red", no_wrap=True, overflow="ellipsis"))
+        lines.append(Text(f"  {plan.cannot_promise[0]}", style="red", no_wrap=True, overflow="ellipsis"))
+        topic_lines -= 1
     label = "on the day" if plan.mode in ("countdown", "interview-day") else "now"
     lines.append(Text.assemble(("Readiness ", "bold"), f"{label} {_pct(plan.overall)} · weakest first",
                                no_wrap=True, overflow="ellipsis"))
