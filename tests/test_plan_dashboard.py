@@ -147,3 +147,16 @@ def _decks():
     from tui.session import shipped_decks
 
     return shipped_decks()
+
+
+async def test_dashboard_says_when_the_plan_cannot_promise_everything(tmp_path):
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=3))
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        text = plain(panel)
+        assert "Too little time" in text and "new cards in 1 day" in text
+        assert panel.plan.cuts and _fully_visible(app, panel)
