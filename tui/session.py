@@ -143,7 +143,7 @@ class Session:
 
     @property
     def coached_mocks(self) -> bool:
-        """True when mocks keep the coached behaviour (named mistakes and hints during the mock)."""
+        """True when mocks keep the coached behaviour (the checker names the mistake during the mock)."""
         from cards.plan.mock_plan import COACHED_SETTING
 
         return bool(self.store.get_setting(COACHED_SETTING, False)) if self.store is not None else False

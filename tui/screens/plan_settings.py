@@ -1,14 +1,13 @@
 """`PlanSettingsScreen`: the app's settings for the study plan and mocks: the interview date (the plan
 counts down to it; empty clears it) and whether mock interviews are coached (the checker names the
-mistake and hints are shown during the mock) or run like an interview (pass / fail and the smallest
+mistake and explains it during the mock) or run like an interview (pass / fail and the smallest
 failing input only, everything revealed on the scorecard).
 
 A modal over the dashboard (key `i`) and the command palette; it stores through `tui.session.Session`,
 the same settings `ppo-drill plan --interview` writes."""
 from __future__ import annotations
 
-
-
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,7 +29,7 @@ class PlanSettingsScreen(ModalScreen[bool]):
                          classes="dialog-text")
             yield Input(day.isoformat() if day else "", placeholder="2026-12-20", id="interview-date")
             yield Static("", id="settings-error")
-            yield Checkbox("Coached mocks: name the mistake and show hints during a mock",
+            yield Checkbox("Coached mocks: the checker names the mistake during a mock",
                            bool(session and session.coached_mocks), id="coached")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (enter)", variant="primary", id="save")
@@ -45,18 +44,18 @@ class PlanSettingsScreen(ModalScreen[bool]):
         from cards.plan.interview import parse_day
 
         session = self.app.session
+        if session is None or session.store is None:
+            self.query_one("#settings-error", Static).update("[red]Progress is not available.[/red]")
+            return
         text = self.query_one("#interview-date", Input).value.strip()
         try:
             day = parse_day(text) if text else None
         except ValueError as exc:
-            self.query_one("#settings-error", Static).update(f"[red]{exc}[/red]")
+            self.query_one("#settings-error", Static).update(f"[red]{escape(str(exc))}[/red]")
             return
         if day is not None and day < session.now().date():
             self.query_one("#settings-error", Static).update(
                 f"[red]{day.isoformat()} has passed (today is {session.now().date().isoformat()} UTC)[/red]")
-            return
-        if session is None or session.store is None:
-            self.query_one("#settings-error", Static).update("[red]Progress is not available.[/red]")
             return
         session.set_interview_date(day)
         session.set_coached_mocks(self.query_one("#coached", Checkbox).value)
@@ -65,6 +64,3 @@ class PlanSettingsScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(False)
-
-
-
