@@ -80,6 +80,6 @@ class MockScorecard(VerticalScroll):
 
     def show(self, text: str, items: Sequence[Any] = ()) -> None:
         """Show the scorecard `text` and the revealed `items` (`ItemReview`s)."""
-        self.query_one("#scorecard", Static).update(text)
+        self.query_one("#scorecard", Static).update(Text(text))  # plain text: titles may hold brackets
         self.query_one("#scorecard-review", Static).update(review_renderable(items) if items else "")
         self.scroll_home(animate=False)
