@@ -54,7 +54,9 @@ class MockScreen(CheckRunner, Screen):
     MockScreen #paused-view { padding: 1 2; }
     """
 
+    # Short labels, back first: the footer must fit 80 columns with every key a running item offers.
     BINDINGS = [
+        Binding("escape", "back", "Back", priority=True),
         Binding("enter", "start", "Start"),
         Binding("plus,equals_sign", "minutes(5)", "+5 min"),
         Binding("minus", "minutes(-5)", "-5 min"),
@@ -64,16 +66,16 @@ class MockScreen(CheckRunner, Screen):
         Binding("ctrl+r", "run_checks", "Run", priority=True),
         Binding("ctrl+r", "reveal", "Reveal", priority=True),
         Binding("space", "reveal", "Reveal answer", show=False),
-        Binding("f2", "prompt", "Prompt", priority=True),
         Binding("t", "type_answer", "Type"),
-        Binding("1", "grade('knew')", "Knew"),
+        Binding("1", "grade('knew')", "Knew it"),
         Binding("2", "grade('partly')", "Partly"),
         Binding("3", "grade('missed')", "Missed"),
+        Binding("f2", "focus_prompt", "Prompt"),
+        Binding("f3", "layout", "Wide"),
         Binding("n", "queue_study_next", "Study next → today"),
         Binding("ctrl+b", "toggle_pause", "Pause", priority=True),
         Binding("ctrl+n", "next_item", "Skip", priority=True),
         Binding("ctrl+f", "finish", "Finish", priority=True),
-        Binding("escape", "back", "Back", priority=True),
     ]
 
     def __init__(self, plan: MockPlan | None = None, *, session: MockSession | None = None,
@@ -170,15 +172,12 @@ class MockScreen(CheckRunner, Screen):
             return self._store is not None and (s is None or s.finished)
         if action == "queue_study_next":
             return s is not None and s.finished and self._store is not None and not self._queued
-        if action == "prompt":
-            return s is not None and not s.finished and not s.paused and s.current is not None \
-                and s.current.kind == "drill"
-        if s is None:
-            return action not in ("run_checks", "reveal", "type_answer", "grade", "toggle_pause", "next_item",
-                                  "finish")
+        if s is None:  # the start panel: only its own keys (and back)
+            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish",
+                                  "type_answer", "focus_prompt", "layout")
         item = None if s.finished else s.current
         running = not s.finished and not s.paused
-        if action == "run_checks":
+        if action in ("run_checks", "focus_prompt", "layout"):
             return running and item is not None and item.kind == "drill"
         if action in ("reveal", "type_answer"):
             return running and item is not None and item.kind == "question" and not self._revealed
@@ -280,6 +279,25 @@ class MockScreen(CheckRunner, Screen):
     def _after_change(self) -> None:
         self._refresh()
         self.refresh_bindings()
+        self.call_after_refresh(self._focus_current)
+
+    def _focus_current(self) -> None:
+        """Keep the keyboard in the view on screen: a dialog closing (give up, finish) hands focus
+        back to whatever had it before, which may be the editor of a drill no longer shown, and keys
+        typed there would land in a hidden answer."""
+        if not self.is_attached or self.app.screen is not self:
+            return
+        body = self.query_one("#mock-body", ContentSwitcher)
+        view = body.get_child_by_id(body.current) if body.current else None
+        focused = self.app.focused
+        if view is None or (focused is not None and (focused is view or view in focused.ancestors)):
+            return
+        if view is self._drill:
+            self._drill.editor.focus()
+        elif view.can_focus:
+            view.focus()
+        else:
+            self.set_focus(None)
 
     # -- items -----------------------------------------------------------------------------
 
@@ -348,6 +366,12 @@ class MockScreen(CheckRunner, Screen):
         if s is not None:
             self._act(s.resume if s.paused else s.pause)
 
+    def action_focus_prompt(self) -> None:
+        self._drill.focus_prompt()
+
+    def action_layout(self) -> None:
+        self._drill.cycle_layout()
+
     def action_type_answer(self) -> None:
         self.query_one(MockQuestion).notes.focus()
 
@@ -410,10 +434,6 @@ class MockScreen(CheckRunner, Screen):
         code = self._drill.editor.text
         self._drill.results.show_running()
         self.start_check(code, item.ref, item.framework, {"index": item.index, "code": code})
-
-    def action_prompt(self) -> None:
-        """Move between the drill's prompt (scroll it with the arrow and page keys) and the editor."""
-        self._drill.toggle_prompt()
 
     def action_queue_study_next(self) -> None:
         """Put the scorecard's "study next" cards and drills on today's plan."""

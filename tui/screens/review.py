@@ -165,7 +165,11 @@ class ReviewScreen(Screen):
         elif self.preview_ids is not None:
             left = f"practising ahead: {len(self.preview_ids)} left, schedules unchanged"
         else:
-            left = f"{len(self.scheduler.queue())} due"
+            # the dashboard's words: cards due now (learning and review) and new cards for today
+            queue = self.scheduler.queue()
+            seen = self.scheduler.store.card_states()
+            due = sum(1 for card in queue if card.id in seen)
+            left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
         text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
         self.query_one("#review-meta", Static).update(
@@ -180,7 +184,7 @@ class ReviewScreen(Screen):
         if self.preview_ids is not None:  # no interval: the rating changes nothing
             bar.show_preview({r: now for r in RATING_NAMES}, now, note="not recorded")
         else:
-            bar.show_preview(self.scheduler.preview(self.card.id, now), now)
+            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
         self._show(back=True)
         self.query_one("#review-card").scroll_home(animate=False)
 

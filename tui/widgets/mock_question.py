@@ -2,7 +2,8 @@
 in (optional: answering aloud is the interview's way), and the card's answer, hidden until revealed.
 
 Once revealed the typed answer is frozen (read-only), so a self-grade is always against what was
-answered before seeing the card; the grading itself is the screen's and the session's."""
+answered before seeing the card, and the view scrolls to the revealed answer; the grading itself is the
+screen's and the session's."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
@@ -15,7 +16,7 @@ class MockQuestion(VerticalScroll):
 
     DEFAULT_CSS = """
     MockQuestion { padding: 1 2; }
-    MockQuestion #question-notes { height: 5; margin-top: 1; }
+    MockQuestion #question-notes { height: 6; margin-top: 1; }
     MockQuestion #question-answer { display: none; margin-top: 1; }
     MockQuestion #question-answer.-shown { display: block; }
     """
@@ -50,4 +51,6 @@ class MockQuestion(VerticalScroll):
         answer = self.query_one("#question-answer", Markdown)
         answer.add_class("-shown")
         self.focus()
+        # the answer lies below the question and the typed answer: bring it into view (at 80x24 it
+        # would otherwise start off screen with nothing saying so)
         self.call_after_refresh(self.scroll_to_widget, answer, animate=False, top=True)

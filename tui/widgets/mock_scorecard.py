@@ -4,9 +4,13 @@ back, item by item (`cards.plan.mock_review.review_items`): the typed answer bes
 the submitted code against the model answer as a diff, the named mistakes with their explanations and
 the hints, and the time against its budget. Scrollable.
 
-The widget shows what it is given, so what a candidate reads is what the scorer computed."""
+The widget shows what it is given, so what a candidate reads is what the scorer computed. Lines of the
+scorecard too long for the pane wrap under their own text (an item's line under its text after the
+number, a mistake under "mistake:"), never back at the left edge."""
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Any, Sequence
 
 from rich.console import Group
@@ -15,6 +19,35 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+
+
+_LEAD = re.compile(r"^(\s*(?:\d+\.\s+|[A-Za-z ]+:\s+)?)")
+
+
+def hanging_lines(text: str, width: int) -> list[str]:
+    """`text` wrapped to `width`, each continuation indented to where its line's text starts (after
+    the leading spaces and an "NN. " or "label: " prefix)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= width or width < 20:
+            out.append(line)
+            continue
+        lead = _LEAD.match(line).group(1)
+        hang = " " * min(len(lead), width // 2)
+        out += textwrap.wrap(line, width, subsequent_indent=hang, break_long_words=True,
+                             break_on_hyphens=False, drop_whitespace=True) or [""]
+    return out
+
+
+class _Hanging:
+    """A Rich renderable: the text wrapped by `hanging_lines` at the width it is drawn at."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console, options):
+        for line in hanging_lines(self.text, options.max_width):
+            yield Text(line, no_wrap=True, overflow="crop")
 
 
 def _diff_text(lines: Sequence[str]) -> Text:
@@ -79,7 +112,9 @@ class MockScorecard(VerticalScroll):
         yield Static("", id="scorecard-review")
 
     def show(self, text: str, items: Sequence[Any] = ()) -> None:
-        """Show the scorecard `text` and the revealed `items` (`ItemReview`s)."""
-        self.query_one("#scorecard", Static).update(Text(text))  # plain text: titles may hold brackets
+        """Show the scorecard `text` (plain text: titles may hold brackets) and the revealed `items`
+        (`ItemReview`s)."""
+        self.text = text
+        self.query_one("#scorecard", Static).update(_Hanging(text))
         self.query_one("#scorecard-review", Static).update(review_renderable(items) if items else "")
         self.scroll_home(animate=False)
