@@ -152,7 +152,8 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
     used: set[str] = {c for d in chosen for c in stated_cards(d, deckset, data)}
     # one "what would you change if ..." question, the one nearest the drills (ties drawn by the seed),
     # asked after the drill it is closest to
-    what_if = sorted(what_if_cards(chosen, deckset, data), key=lambda wc: (wc[0], rng.random()))
+    what_if = sorted((wc for wc in what_if_cards(chosen, deckset, data) if wc[1] not in used),
+                     key=lambda wc: (wc[0], rng.random()))
     what_if_id = what_if[0][1] if what_if else None
     if what_if_id is not None:
         used.add(what_if_id)
