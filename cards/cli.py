@@ -105,9 +105,19 @@ def _open() -> Any:
 
 
 def _scheduler(store: Any, deckset: Any) -> Any:
+    from datetime import datetime, timezone
+
+    from cards.plan.interview import plan_new_per_day
     from cards.schedule.scheduler import Scheduler
 
-    return Scheduler(store, deckset)  # new cards per day: the store's setting
+    # new cards per day: the study plan's while it counts down to an interview, else the store's setting
+    try:
+        from drills import load_drills
+
+        planned = plan_new_per_day(store, deckset, load_drills(), datetime.now(timezone.utc))
+    except Exception:  # noqa: BLE001 - broken drill content must not stop a card review
+        planned = None
+    return Scheduler(store, deckset, new_per_day=planned)
 
 
 def cmd_review(args: argparse.Namespace) -> int:

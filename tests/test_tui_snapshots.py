@@ -162,3 +162,16 @@ def test_results_with_named_mistake(svg, app):
         await pilot.pause()
 
     assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_dashboard_counting_down(svg, app):
+    """The dashboard with an interview date: days left, today's plan, readiness weakest first."""
+    from datetime import timedelta
+
+    from cards.plan.interview import set_interview_date
+    from cards.progress.store import open_store
+    from tui.testing import FIXED_START
+
+    with open_store() as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=10))
+    assert svg == take_svg_screenshot(app, terminal_size=SIZE, run_before=_settled)

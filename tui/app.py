@@ -155,6 +155,23 @@ class PpoDrillApp(App):
                                 ("mock", "Mock interview"), ("stats", "Statistics"),
                                 ("help", "Keys and what each screen does")):
             yield SystemCommand(f"Open {name}", help_text, lambda n=name: self.open_screen(n))
+        yield SystemCommand("Settings: interview date and mock mode",
+                            "The date the study plan counts down to; coached or interview-like mocks",
+                            self.open_plan_settings)
+        yield SystemCommand("Mock history", "Reopen a past mock's scorecard; compare two runs of a seed",
+                            self.open_mock_history)
+
+    def open_mock_history(self) -> None:
+        from tui.screens.mock_history import MockHistoryScreen
+
+        if self.session is not None and self.session.store is not None:
+            self.push_screen(MockHistoryScreen(self.session.store))
+
+    def open_plan_settings(self) -> None:
+        from tui.screens.plan_settings import PlanSettingsScreen
+
+        if self.session is not None:
+            self.push_screen(PlanSettingsScreen())
 
 
 def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:

@@ -75,7 +75,84 @@ class Session:
             from cards.schedule.scheduler import Scheduler
 
             session.scheduler = Scheduler(session.store, session.deckset, clock=clock, fuzz=fuzz)
+            session.apply_plan()
         return session
+
+    # -- the study plan (`cards.plan.interview`) ---------------------------------------------
+
+    def study_plan(self, forecast: bool = True):
+        """Today's `cards.plan.interview.StudyPlan` (None without a usable store); the scheduler's
+        new-card allowance follows it."""
+        if self.store is None:
+            return None
+        from cards.plan.interview import study_plan
+
+        plan = study_plan(self.store, self.deckset, self.drills, self.now(), lang=self.language,
+                          forecast=forecast)
+        self._apply_new_per_day(plan.new_per_day if plan.mode in ("countdown", "interview-day") else None)
+        return plan
+
+    def apply_plan(self) -> None:
+        """Set the scheduler's new cards for today from the plan (or the plain setting without one)."""
+        if self.store is None:
+            return
+        from cards.plan.interview import plan_new_per_day
+
+        self._apply_new_per_day(plan_new_per_day(self.store, self.deckset, self.drills, self.now()))
+
+    def _apply_new_per_day(self, planned: int | None) -> None:
+        if self.scheduler is None:
+            return
+        from cards.schedule.scheduler import DEFAULT_NEW_PER_DAY, NEW_PER_DAY_SETTING
+
+        self.scheduler.new_per_day = (planned if planned is not None else
+                                      int(self.store.get_setting(NEW_PER_DAY_SETTING, DEFAULT_NEW_PER_DAY)))
+
+    def interview_date(self):
+        """The interview date set in the plan, or None."""
+        if self.store is None:
+            return None
+        from cards.plan.interview import interview_date
+
+        return interview_date(self.store)
+
+    def set_interview_date(self, day) -> None:
+        """Set (a `date`) or clear (None) the interview date; the new-card allowance follows."""
+        if self.store is not None:
+            from cards.plan.interview import set_interview_date
+
+            set_interview_date(self.store, day)
+            self.apply_plan()
+
+    def next_plan_card(self):
+        """The next card of the plan's last-day top-up (after the due queue is empty), or None."""
+        if self.store is None:
+            return None
+        from cards.plan.interview import top_up
+
+        ids = top_up(self.store, self.deckset, self.drills, self.now())[0]
+        return self.deckset.by_id[ids[0]] if ids else None
+
+    def practise_ahead(self, limit: int = 20):
+        """(card ids, drill ids) to preview when nothing is due, lowest recall on the day first."""
+        if self.store is None:
+            return [], []
+        from cards.plan.interview import practise_ahead
+
+        return practise_ahead(self.store, self.deckset, self.drills, self.now(), limit)
+
+    @property
+    def coached_mocks(self) -> bool:
+        """True when mocks keep the coached behaviour (the checker names the mistake during the mock)."""
+        from cards.plan.mock_plan import COACHED_SETTING
+
+        return bool(self.store.get_setting(COACHED_SETTING, False)) if self.store is not None else False
+
+    def set_coached_mocks(self, coached: bool) -> None:
+        if self.store is not None:
+            from cards.plan.mock_plan import COACHED_SETTING
+
+            self.store.set_setting(COACHED_SETTING, bool(coached))
 
     def now(self) -> datetime:
         return self.clock().astimezone(timezone.utc)

@@ -1,5 +1,5 @@
 """Mock interview plans: `plan_mock()` draws a session (2-3 coding drills, 6-10 follow-up questions
-from the cards on the same topics, each with a soft time budget) as a pure function of (seed, minutes,
+on the concepts next to them, each with a soft time budget) as a pure function of (seed, minutes,
 content), so the same seed replays the same session; `format_plan()` prints one. The constants here
 are shared by the session and the scorecard."""
 from __future__ import annotations
@@ -17,6 +17,7 @@ GRADES = {"knew": 1.0, "partly": 0.5, "missed": 0.0}
 GRADE_RATING = {"knew": 3, "partly": 2, "missed": 1}  # the card's FSRS rating for a self-grade
 ITEM_WEIGHT = {"drill": 3, "question": 1}
 CORRECTNESS_SHARE = 0.8           # of an item's points; the rest is for time
+COACHED_SETTING = "mock_coached"  # true: the checker names mistakes during a mock (off: like an interview)
 
 Clock = Callable[[], datetime]
 
@@ -109,31 +110,14 @@ def _pick_drills(rng: random.Random, drills: Sequence[Any], count: int, minutes:
     return [first] + [d for d in by_time if d is not first][: count - 1]
 
 
-def _related_cards(drill: Any, deckset: Any) -> list[tuple[int, str]]:
-    """Cards on the drill's topic, ranked: the drill's own cards (0), cards sharing one of their
-    concepts (1), cards sharing a specific tag (2). Returned as (rank, card id) in deck order."""
-    own = [c for c in drill.cards if c in deckset.by_id]
-    concepts = {k for c in own for k in deckset.by_id[c].concepts}
-    generic = {"pitfall", "numbers", "bug", "derivation", "exercise", "worked-example", "design",
-               "implementations", "implementation", "dashboard", "measurement", "ppo", "rlhf", "llm"}
-    tags = {t for c in own for t in deckset.by_id[c].tags} - generic
-    ranked = [(0, c) for c in own]
-    for card in deckset.cards:
-        if card.id in own:
-            continue
-        if concepts & set(card.concepts):
-            ranked.append((1, card.id))
-        elif tags & set(card.tags):
-            ranked.append((2, card.id))
-    return ranked
-
-
 def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
               drills: Sequence[Any] | None = None, deckset: Any = None,
               framework: str | None = None) -> MockPlan:
     """Compose a mock interview from `seed`: 2-3 coding drills (never all easy), each followed by
-    follow-up questions drawn from the cards on its topic, 6-10 questions in all, with soft time
-    budgets that add up to the overall clock of `minutes`.
+    follow-up questions that move on to its neighbouring concepts (`cards.plan.followups`: never a
+    card the drill itself states, never one card twice, a new concept each where possible, and at
+    least one "what would you change if ..."), 6-10 questions in all, with soft time budgets that add
+    up to the overall clock of `minutes`.
 
     Budgets: each drill weighs its target time, each question `QUESTION_WEIGHT_S`; the weights are
     scaled so the budgets sum to `minutes`. `framework` is used for every drill that supports it
@@ -161,21 +145,49 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
     shares = [n_questions // len(chosen) + (1 if i < n_questions % len(chosen) else 0)
               for i in range(len(chosen))]
 
-    used: set[str] = set()
+    from cards.plan.followups import load_followups, ranked_followups, stated_cards, what_if_cards
+
+    data = load_followups()
+    # `used`: asked already, or stated by one of this mock's drills (never asked)
+    used: set[str] = {c for d in chosen for c in stated_cards(d, deckset, data)}
+    # one "what would you change if ..." question, the one nearest the drills (ties drawn by the seed),
+    # asked after the drill it is closest to
+    what_if = sorted((wc for wc in what_if_cards(chosen, deckset, data) if wc[1] not in used),
+                     key=lambda wc: (wc[0], rng.random()))
+    what_if_id = what_if[0][1] if what_if else None
+    if what_if_id is not None:
+        used.add(what_if_id)
+        n_questions = max(n_questions - 1, 0)
+        shares = [n_questions // len(chosen) + (1 if i < n_questions % len(chosen) else 0)
+                  for i in range(len(chosen))]
+    ranked_by_drill = [sorted(ranked_followups(d, deckset, data), key=lambda rc: (rc[0], rng.random()))
+                       for d in chosen]
     per_drill: list[list[str]] = []
-    for drill, share in zip(chosen, shares):
-        ranked = sorted(_related_cards(drill, deckset), key=lambda rc: (rc[0], rng.random()))
-        picks = [c for _, c in ranked if c not in used][:share]
+    for ranked, share in zip(ranked_by_drill, shares):
+        picks: list[str] = []
+        concepts: set[str] = set()
+        for _, c in ranked:  # a new concept each question where the ranking allows
+            if len(picks) < share and c not in used and not set(deckset.by_id[c].concepts) & concepts:
+                picks.append(c)
+                concepts |= set(deckset.by_id[c].concepts)
+        for _, c in ranked:
+            if len(picks) < share and c not in used and c not in picks:
+                picks.append(c)
         used.update(picks)
         per_drill.append(picks)
     short = n_questions - sum(len(p) for p in per_drill)
-    if short > 0:  # a topic without enough cards: fill from the other drills' related cards
-        pool = [c for d in chosen for _, c in sorted(_related_cards(d, deckset)) if c not in used]
+    if short > 0:  # a topic without enough cards: fill from the other drills' follow-ups
+        pool = [c for ranked in ranked_by_drill for _, c in ranked if c not in used]
         for i, card_id in enumerate(dict.fromkeys(pool)):
             if i >= short:
                 break
             per_drill[-1].append(card_id)
             used.add(card_id)
+    if what_if_id is not None:
+        card = deckset.by_id[what_if_id]
+        near = max(range(len(chosen)), key=lambda i: (len(set(card.concepts) & {
+            k for c in chosen[i].cards if c in deckset.by_id for k in deckset.by_id[c].concepts}), -i))
+        per_drill[near].append(what_if_id)
 
     weights = [d.target_minutes * 60 for d in chosen] + [QUESTION_WEIGHT_S] * sum(map(len, per_drill))
     scale = minutes * 60 / sum(weights)

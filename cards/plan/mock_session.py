@@ -33,6 +33,7 @@ class ItemResult:
     mistakes: list[dict] = field(default_factory=list)
     attempt_ids: list[int] = field(default_factory=list)
     answer: str = ""
+    code: str = ""  # a drill's last code run through the checks (or left when giving up)
 
     @property
     def time_s(self) -> float | None:
@@ -234,6 +235,7 @@ class MockSession:
         now = self.now()
         entries = _mistake_entries(mistakes)
         result.runs += 1
+        result.code = code
         for entry in entries:
             if entry["id"] not in {m["id"] for m in result.mistakes}:
                 result.mistakes.append(entry)
@@ -254,10 +256,13 @@ class MockSession:
             self._save()
         return result
 
-    def give_up(self) -> ItemResult:
-        """Leave the current drill unsolved and move on (failed, or unanswered if never run)."""
+    def give_up(self, code: str | None = None) -> ItemResult:
+        """Leave the current drill unsolved and move on (failed, or unanswered if never run); `code`
+        is what was in the editor, kept for the scorecard."""
         self._require_item("drill")
         result = self.results[-1]
+        if code is not None and code.strip():
+            result.code = code
         return self._complete("failed" if result.runs else "unanswered")
 
     def grade_question(self, grade: str, answer: str = "") -> ItemResult:

@@ -194,6 +194,7 @@ def _jsonable(value: Any) -> Any:
 def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequence[Any] | None = None,
             deckset: Any = None, pitfalls: int = 10) -> dict:
     """Everything the stats screen shows, as one JSON-serialisable object."""
+    from cards.plan.interview import study_plan
     from cards.plan.profile import pitfall_profile
     from cards.schedule.scheduler import DrillSchedule
 
@@ -231,6 +232,7 @@ def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequ
                                       for at, e, ok in t.attempts]} for t in times],
         "mocks": [_jsonable(asdict(m)) for m in mock_scores(store)],
         "pitfalls": [e.to_json() for e in pitfall_profile(store, limit=pitfalls)],
+        "plan": study_plan(store, deckset, drills, now).to_json(),
     }
 
 
@@ -275,4 +277,16 @@ def format_summary(data: dict) -> str:
     for p in data["pitfalls"]:
         lines.append(f"  {p['count']:>3}x  {p['title']}  [{p['mistake']}]  last {p['last_seen'][:10]}"
                      f"  card {p['card'] or '-'}")
+    plan = data.get("plan")
+    if plan:
+        lines += ["", "Study plan:"]
+        if plan["interview"] is None:
+            lines.append("  no interview date (ppo-drill plan --interview YYYY-MM-DD)")
+        else:
+            left = plan["days_left"]
+            lines.append(f"  interview {plan['interview']}" + (f", {left} days left" if left >= 0 else ", passed")
+                         + f"; today {plan['today_progress']['done']}/{plan['today_progress']['target']} done")
+        topics = plan["readiness"]["topics"]
+        lines.append(f"  readiness {100 * plan['readiness']['overall']:.0f}%; weakest: "
+                     + ", ".join(f"{t['topic']} {100 * t['readiness']:.0f}%" for t in topics[:3]))
     return "\n".join(lines)

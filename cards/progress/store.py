@@ -404,6 +404,13 @@ class ProgressStore:
         """Every scheduled drill's due time."""
         return {d: parse_iso(due) for d, due in self._db.execute("SELECT drill_id, due FROM drill_state")}
 
+    def fsrs_states(self, kind: str) -> dict[str, dict]:
+        """Every FSRS state (`fsrs.Card.to_dict()` data) of `kind` "card" or "drill", by id (one
+        read, for predictions over the whole collection)."""
+        if kind not in ("card", "drill"):
+            raise ValueError(f"kind must be 'card' or 'drill', got {kind!r}")
+        return {k: json.loads(v) for k, v in self._db.execute(f"SELECT {kind}_id, fsrs FROM {kind}_state")}
+
     # -- mocks and settings ------------------------------------------------------------------
 
     def record_mock(self, *, seed: int, started_at: datetime, payload: Any,

@@ -1,4 +1,5 @@
-"""`DashboardScreen`: where a candidate lands — cards due and new, every drill with its status and
+"""`DashboardScreen`: where a candidate lands — the study plan to the interview date (days left,
+today's plan and progress, readiness per topic), cards due and new, every drill with its status and
 best time, drills due again, the streak, the weakest topics, and one key to each other screen.
 
 The numbers are gathered in a thread worker (a year of history is tenths of a second of reading) and
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from rich.console import Group
 from rich.markup import escape
@@ -21,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
 
+from tui.widgets.plan_panel import PlanPanel
 from tui.summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses, format_seconds,
                          streak, streak_before, weakest_topics)
 
@@ -37,6 +40,7 @@ class Numbers:
     drills_due: list[str] = field(default_factory=list)
     statuses: dict[str, DrillStatus] = field(default_factory=dict)
     weak: list[WeakTopic] = field(default_factory=list)
+    plan: Any = None  # cards.plan.interview.StudyPlan
 
 
 class DashboardScreen(Screen):
@@ -48,6 +52,7 @@ class DashboardScreen(Screen):
         Binding("p", "open('paste')", "Paste"),
         Binding("m", "open('mock')", "Mock"),
         Binding("s", "open('stats')", "Stats"),
+        Binding("i", "plan_settings", "Date"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -64,6 +69,7 @@ class DashboardScreen(Screen):
                 yield Static(id="dash-topics", classes="panel")
                 yield Static(id="dash-next", classes="panel")
             with Vertical(id="dash-main"):
+                yield PlanPanel(id="dash-plan")
                 yield Static("Drills [dim](fix-the-bug in yellow) · enter opens one[/dim]", classes="panel-title")
                 yield DataTable(id="dash-drills", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True)
@@ -103,6 +109,7 @@ class DashboardScreen(Screen):
         today = now.date()
         if self._streak_base is None or self._streak_base[0] != today:
             self._streak_base = (today, streak_before(store, today))
+        plan = session.study_plan(forecast=False)  # sets today's new-card allowance too
         counts = scheduler.counts(now).values()
         from cards.schedule.scheduler import DrillSchedule
 
@@ -119,7 +126,8 @@ class DashboardScreen(Screen):
             streak=streak(store, today, self._streak_base[1]),
             drills_due=[d for d in DrillSchedule(store, clock=session.clock).due() if d in known],
             statuses=drill_statuses(store, [d.id for d in session.drills]),
-            weak=weakest_topics(store, card_topics, drill_topics, now))
+            weak=weakest_topics(store, card_topics, drill_topics, now),
+            plan=plan)
         if not worker.is_cancelled:
             self.post_message(self.Gathered(session, numbers))  # thread-safe, never blocks
 
@@ -135,6 +143,7 @@ class DashboardScreen(Screen):
     def _apply(self, session, numbers: Numbers | None) -> None:
         if not self.is_attached:
             return
+        self.query_one(PlanPanel).show(numbers.plan if numbers else None)
         self._show_cards(session, numbers)
         self._show_drills(session, numbers)
         self._show_next(session, numbers)
@@ -191,8 +200,18 @@ class DashboardScreen(Screen):
              if (st := statuses.get(d.id)) is None or st.status != PASSED), None)
         if todo:
             steps.append(f"[b]enter[/b] on [b]{todo}[/b]")
+        plan = numbers.plan if numbers else None
+        if numbers and not numbers.waiting and plan is not None and plan.mode == "countdown" \
+                and any(t.cards_seen for t in plan.readiness):
+            steps.append("[b]r[/b] then [b]a[/b] practise ahead")
         steps.append("[b]p[/b] paste code to check")
         self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
+
+    def action_plan_settings(self) -> None:
+        from tui.screens.plan_settings import PlanSettingsScreen
+
+        if self.app.session is not None:
+            self.app.push_screen(PlanSettingsScreen(), lambda saved: saved and self.refresh_numbers())
 
     def action_open(self, name: str) -> None:
         self.app.open_screen(name)

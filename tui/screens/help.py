@@ -24,8 +24,10 @@ fix-the-bug variant or its cards; change the theme) · **ctrl+q** quit.
 SECTIONS = {
     "DashboardScreen": """\
 ## Dashboard
-Cards due now and new today, your streak, drills due again, the topics you miss most, and every
-drill with its status (never tried, failed, passed) and your best passing time.
+At the top, the study plan: days left to your interview, today's new cards, reviews, drills and mock
+with their progress, and readiness per topic (the predicted recall on the interview day, weakest
+first). Below: cards due now and new today, your streak, drills due again, the topics you miss most,
+and every drill with its status (never tried, failed, passed) and your best passing time.
 
 | key | does |
 | --- | --- |
@@ -34,6 +36,7 @@ drill with its status (never tried, failed, passed) and your best passing time.
 | `enter` | open the highlighted drill |
 | `p` | paste code and check it |
 | `m` / `s` | mock interview / statistics |
+| `i` | interview date and mock mode (coached or like an interview) |
 | `?` | this help |
 | `q` | quit |
 """,
@@ -48,7 +51,30 @@ Each rating button shows when the card would come back.
 | `1` `2` `3` `4` | Again, Hard, Good, Easy |
 | `u` | undo the last rating |
 | `l` | English / 中文 (remembered) |
+| `a` | when nothing is due: practise ahead (a preview; ratings are not recorded) |
 | `escape` | back |
+""",
+    "MockScreen": """\
+## Mock interview
+One overall clock and a soft budget per item: 2-3 coding drills, each followed by questions on the
+concepts next to it, one of them "what would you change if ...". Like an interview, a run of the
+checks says pass or fail and shows the smallest failing input; the scorecard reveals the rest (the
+named mistakes, your typed answers beside the cards', your code against the model answer). The
+coached setting (`i` on the dashboard) keeps the named mistake during the mock.
+
+| key | does |
+| --- | --- |
+| `enter` | start (the start panel: `+` / `-` minutes, `r` another seed, `c` continue) |
+| `ctrl+r` | run the checks / reveal the card's answer |
+| `f2` | move to the drill's prompt (arrows and page keys scroll it) and back |
+| `t` | type an answer to a question |
+| `1` `2` `3` | knew it, partly, missed |
+| `ctrl+b` | pause / resume (listed on the scorecard) |
+| `ctrl+n` | give up the drill / skip the question |
+| `ctrl+f` | finish now |
+| `n` | on the scorecard: put "study next" on today's plan |
+| `h` | mock history: reopen any scorecard, `c` compares two runs of a seed |
+| `escape` | back (an unfinished mock is kept) |
 """,
     "DrillListScreen": """\
 ## Drill list

@@ -8,6 +8,12 @@ shows questions with a reveal key and self-grade keys, covers the work while pau
 pause, not free thinking time), and ends on the scorecard. Answers are saved as typed, under the
 session's folder.
 
+Like an interview, a run of the checks shows only pass or fail and the smallest failing input; the
+named mistake, its explanation and the hints wait for the scorecard, which reveals everything (typed
+answers beside the cards', code against the model answer) and queues its "study next" into today's
+plan with one key. The "coached mocks" setting keeps the checker's full verdict during the mock.
+`h` opens the mock history (reopen any scorecard, compare two runs of a seed).
+
 This file is the screen's wiring only (keys, the session's steps, saving answers); each area is a
 widget in `tui/widgets/`: `MockClock`, `MockSetup`, `MockDrill`, `MockQuestion`, `MockScorecard`.
 """
@@ -26,6 +32,7 @@ from textual.widgets import ContentSwitcher, Footer, Header, Static, TextArea
 from cards.plan.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
                              format_scorecard, plan_mock, resume_mock, score_session, start_mock,
                              unfinished_mocks)
+from cards.plan.mock_review import review_items, study_next_items
 from cards.progress import drafts
 from cards.progress.store import StoreError
 from tui.checking import CheckRunner
@@ -55,6 +62,7 @@ class MockScreen(CheckRunner, Screen):
         Binding("minus", "minutes(-5)", "-5 min"),
         Binding("r", "reseed", "New seed"),
         Binding("c", "continue", "Continue unfinished"),
+        Binding("h", "history", "History"),
         Binding("ctrl+r", "run_checks", "Run", priority=True),
         Binding("ctrl+r", "reveal", "Reveal", priority=True),
         Binding("space", "reveal", "Reveal answer", show=False),
@@ -64,6 +72,7 @@ class MockScreen(CheckRunner, Screen):
         Binding("3", "grade('missed')", "Missed"),
         Binding("f2", "focus_prompt", "Prompt"),
         Binding("f3", "layout", "Wide"),
+        Binding("n", "queue_study_next", "Study next → today"),
         Binding("ctrl+b", "toggle_pause", "Pause", priority=True),
         Binding("ctrl+n", "next_item", "Skip", priority=True),
         Binding("ctrl+f", "finish", "Finish", priority=True),
@@ -85,6 +94,8 @@ class MockScreen(CheckRunner, Screen):
         self._save_timer = None
         self._store = None
         self._unfinished_ids: list[str] | None = None
+        self._coached = False
+        self._queued = False
 
     # -- the app's session (store, clock, language), with fallbacks for a bare host app ----
 
@@ -131,6 +142,7 @@ class MockScreen(CheckRunner, Screen):
             self._own_store = True
         if self.session is not None:
             self.session.clock = self._clock
+        self._coached = bool(getattr(self._app_session, "coached_mocks", False))
         self._show_setup()
         self._refresh()
         self.set_interval(self._tick_s, self._on_tick)
@@ -156,6 +168,10 @@ class MockScreen(CheckRunner, Screen):
             return not self.started
         if action == "continue":
             return not self.started and bool(self._unfinished_ids)
+        if action == "history":
+            return self._store is not None and (s is None or s.finished)
+        if action == "queue_study_next":
+            return s is not None and s.finished and self._store is not None and not self._queued
         if s is None:  # the start panel: only its own keys (and back)
             return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish",
                                   "type_answer", "focus_prompt", "layout")
@@ -189,7 +205,7 @@ class MockScreen(CheckRunner, Screen):
                 self.notify(str(exc), severity="error")
                 return
         self.query_one(MockSetup).show(self.plan, self._minutes, self._seed, saved=self._store is not None,
-                                       can_continue=bool(self._unfinished()))
+                                       can_continue=bool(self._unfinished()), coached=self._coached)
 
     def action_start(self) -> None:
         if self.started or self.plan is None:
@@ -249,8 +265,10 @@ class MockScreen(CheckRunner, Screen):
             body.current = "setup-view"
         elif s.finished:
             if body.current != "scorecard-view":
-                self.query_one(MockScorecard).show(format_scorecard(score_session(s)))
+                self.query_one(MockScorecard).show(format_scorecard(score_session(s)),
+                                                   review_items(s, self._deckset(), self._lang()))
                 body.current = "scorecard-view"
+                self.query_one(MockScorecard).focus()
         elif s.paused:
             body.current = "paused-view"
         elif item is not None:
@@ -381,7 +399,7 @@ class MockScreen(CheckRunner, Screen):
         def done(yes: bool | None) -> None:
             if yes:
                 self._save_answer_now()
-                self._act(s.give_up)
+                self._act(lambda: s.give_up(code=self._drill.editor.text))
 
         self.app.push_screen(ConfirmScreen("Give up on this drill and move on?\n"
                                            "It counts as not solved.", yes="Give up"), done)
@@ -417,9 +435,36 @@ class MockScreen(CheckRunner, Screen):
         self._drill.results.show_running()
         self.start_check(code, item.ref, item.framework, {"index": item.index, "code": code})
 
+    def action_queue_study_next(self) -> None:
+        """Put the scorecard's "study next" cards and drills on today's plan."""
+        s = self.session
+        if s is None or not s.finished or self._store is None or self._queued:
+            return
+        from cards.plan.interview import queue_study_next
+
+        cards, drills = study_next_items(s)
+        if not cards and not drills:
+            self.notify("Nothing to study next: every item was answered right.")
+            return
+        try:
+            queue_study_next(self._store, self._clock(), cards, drills)
+        except StoreError as exc:
+            self.notify(f"Not queued: {exc}", severity="error", timeout=20)
+            return
+        self._queued = True
+        self.refresh_bindings()
+        self.notify(f"On today's plan: {len(cards)} card{'s' if len(cards) != 1 else ''} and "
+                    f"{len(drills)} drill{'s' if len(drills) != 1 else ''} (see the dashboard).")
+
+    def action_history(self) -> None:
+        from tui.screens.mock_history import MockHistoryScreen
+
+        if self._store is not None:
+            self.app.push_screen(MockHistoryScreen(self._store))
+
     def check_done(self, report, context) -> None:
         s = self.session
-        self._drill.results.show_report(report)
+        self._drill.results.show_report(report, reveal=self._coached)
         if s.finished or s.current is None or s.current.index != context["index"]:
             return  # the candidate moved on (or time ran out) while the checks ran
         mistakes = [(d.id, d.card) for d in report.diagnoses]

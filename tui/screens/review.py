@@ -3,7 +3,10 @@ interval on each button (as Anki shows it), u undoes, l switches English/Chinese
 `language` setting). Every rating is committed to the store as it is given.
 
 Opened with `card_ids`, it reviews exactly those cards (the checker's "review this card now") and
-then returns; otherwise it follows the scheduler's due queue.
+then returns; otherwise it follows the scheduler's due queue, then (on the last day before the
+interview) the study plan's top-up. When nothing is due, `a` practises ahead: a preview of the cards
+with the lowest predicted recall on the interview day, whose ratings are not recorded, so their
+schedules stay as they are (Anki's preview).
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ class ReviewScreen(Screen):
         Binding("3", "rate(3)", "Good"),
         Binding("4", "rate(4)", "Easy"),
         Binding("u", "undo", "Undo"),
+        Binding("a", "practise_ahead", "Practise ahead"),
         Binding("l", "language", "中文/EN"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
@@ -38,6 +42,7 @@ class ReviewScreen(Screen):
     def __init__(self, card_ids: list[str] | None = None) -> None:
         super().__init__()
         self.card_ids = list(card_ids) if card_ids else None
+        self.preview_ids: list[str] | None = None  # practising ahead: ratings are not recorded
         self.card = None
         self.revealed = False
         self.done = 0
@@ -66,6 +71,10 @@ class ReviewScreen(Screen):
             return self.card is not None and not self.revealed
         if action == "rate":
             return self.card is not None and self.revealed
+        if action == "practise_ahead":
+            return self.card is None and self.card_ids is None and self.preview_ids is None
+        if action == "undo":
+            return self.preview_ids is None
         return True
 
     @property
@@ -75,7 +84,9 @@ class ReviewScreen(Screen):
     def _queue_card(self):
         if self.card_ids is not None:
             return self.scheduler.deckset.by_id.get(self.card_ids[0]) if self.card_ids else None
-        return self.scheduler.next_card()
+        if self.preview_ids is not None:
+            return self.scheduler.deckset.by_id.get(self.preview_ids[0]) if self.preview_ids else None
+        return self.scheduler.next_card() or self.app.session.next_plan_card()
 
     def next_card(self) -> None:
         """Show the next card's front, or say there is nothing (left) to review."""
@@ -89,7 +100,8 @@ class ReviewScreen(Screen):
         if self.card is None:
             nxt = "" if self.card_ids is not None else self._next_due_text()
             self._empty(f"## {'Done' if self.done else 'No cards due'}\n\n"
-                        f"{self.done} reviewed this session. {nxt}\n\nPress **escape** to go back.")
+                        f"{self.done} reviewed this session. {nxt}{self._ahead_text()}\n\n"
+                        f"Press **escape** to go back.")
             return
         lang = session.language
         front, back = self.card.text(lang)
@@ -105,6 +117,32 @@ class ReviewScreen(Screen):
             return ""
         when = min(due for due, _ in states.values())
         return f"Next card due in {format_interval(when - self.scheduler.now())}."
+
+    def _ahead_text(self) -> str:
+        if self.card_ids is not None or self.preview_ids is not None:
+            return ""
+        cards, drills = self.app.session.practise_ahead()
+        if not cards and not drills:
+            return ""
+        text = ""
+        if cards:
+            text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
+                     f"with the lowest predicted recall on the interview day, as a preview (your ratings "
+                     f"are not recorded, so their schedules stay as they are).")
+        if drills:
+            text += f"\n\nDrills to practise ahead (dashboard, enter): {', '.join(drills[:5])}."
+        return text
+
+    def action_practise_ahead(self) -> None:
+        if self.card is not None or self.card_ids is not None or self.preview_ids is not None:
+            return
+        cards, _ = self.app.session.practise_ahead()
+        if not cards:
+            self.notify("Nothing to practise ahead yet: every studied card is due or new.")
+            return
+        self.preview_ids = cards
+        self.done = 0
+        self.next_card()
 
     def _empty(self, text: str) -> None:
         self.card = None
@@ -124,6 +162,8 @@ class ReviewScreen(Screen):
         deck = session.deckset.by_deck[self.card.deck].display_title(session.language)
         if self.card_ids is not None:
             left = f"{len(self.card_ids)} to review"
+        elif self.preview_ids is not None:
+            left = f"practising ahead: {len(self.preview_ids)} left, schedules unchanged"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
             queue = self.scheduler.queue()
@@ -140,13 +180,22 @@ class ReviewScreen(Screen):
             return
         self.revealed = True
         now = self.scheduler.now()
-        self.query_one(RatingBar).show_preview(self.scheduler.preview(self.card.id, now), now,
-                                              fuzz=self.app.session.fuzz)
+        bar = self.query_one(RatingBar)
+        if self.preview_ids is not None:  # no interval: the rating changes nothing
+            bar.show_preview({r: now for r in RATING_NAMES}, now, note="not recorded")
+        else:
+            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
         self._show(back=True)
         self.query_one("#review-card").scroll_home(animate=False)
 
     def action_rate(self, rating: int) -> None:
         if self.card is None or not self.revealed:
+            return
+        if self.preview_ids is not None:  # a preview: nothing is recorded
+            self.done += 1
+            self._last = f"{self.card.id}: {RATING_NAMES[rating]} (preview, not recorded)"
+            self.preview_ids.pop(0)
+            self.next_card()
             return
         duration_ms = int((time.monotonic() - self._shown_at) * 1000)
         outcome = self.scheduler.review(self.card.id, rating, duration_ms=duration_ms)

@@ -11,9 +11,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
 
-def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue: bool) -> str:
+def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue: bool,
+               coached: bool = False) -> str:
     """The panel's Markdown for `plan` (`saved`: progress is available; `can_continue`: an
-    unfinished mock exists)."""
+    unfinished mock exists; `coached`: the checker names mistakes during the mock)."""
     topics = ", ".join(dict.fromkeys(i.topic for i in plan.drills))
     lines = [f"# Mock interview: {minutes} minutes", "",
              f"Seed **{seed}**: {len(plan.drills)} coding drills and "
@@ -21,9 +22,16 @@ def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue:
              "One overall clock, and a soft budget per item. The clock runs while this screen "
              "is open; **ctrl+b** pauses it, and every pause is listed on the scorecard.", "",
              "Coding: write the function in the editor, **ctrl+r** runs the checks (a pass moves "
-             "on; **ctrl+n** gives up). Questions: answer aloud (or **t** to type), **ctrl+r** "
-             "reveals the card's answer, then grade yourself **1** / **2** / **3**.", "",
-             "**enter** starts · **+ / -** changes the minutes · **r** draws another seed"]
+             "on; **ctrl+n** gives up; **f2** moves to the prompt and back). Questions: answer aloud "
+             "(or **t** to type), **ctrl+r** reveals the card's answer, then grade yourself "
+             "**1** / **2** / **3**.", "",
+             ("*Coached*: the checker names your mistake during the mock (settings, **i** on the dashboard)."
+              if coached else
+              "*Like an interview*: a run says pass or fail and shows the smallest failing input; the "
+              "mistake, its explanation and the hints are revealed on the scorecard (**i** on the "
+              "dashboard switches to coached mocks)."), "",
+             "**enter** starts · **+ / -** changes the minutes · **r** draws another seed · "
+             "**h** mock history"]
     if not saved:
         lines += ["", "*Progress is not available, so this mock will not be saved.*"]
     if can_continue:
@@ -42,6 +50,7 @@ class MockSetup(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Markdown("", id="setup-text")
 
-    def show(self, plan: Any, minutes: int, seed: int, *, saved: bool, can_continue: bool) -> None:
+    def show(self, plan: Any, minutes: int, seed: int, *, saved: bool, can_continue: bool,
+             coached: bool = False) -> None:
         self.query_one("#setup-text", Markdown).update(
-            setup_text(plan, minutes, seed, saved=saved, can_continue=can_continue))
+            setup_text(plan, minutes, seed, saved=saved, can_continue=can_continue, coached=coached))

@@ -33,12 +33,14 @@ class RatingBar(Horizontal):
             yield Button(f"{rating} {name}", id=f"rate-{rating}", variant=_VARIANTS[rating],
                          compact=False)
 
-    def show_preview(self, preview: dict[int, datetime], now: datetime, fuzz: bool = True) -> None:
+    def show_preview(self, preview: dict[int, datetime], now: datetime, fuzz: bool = True,
+                     note: str | None = None) -> None:
         """Label each button with the interval its rating would give from `now` (unfuzzed `preview`;
-        with `fuzz`, the range fuzzing can move it to)."""
+        with `fuzz`, the range fuzzing can move it to), or with `note` where a rating changes no
+        schedule (practising ahead)."""
         for rating, name in RATING_NAMES.items():
             self.query_one(f"#rate-{rating}", Button).label = (
-                f"{rating} {name} · {format_preview(preview[rating] - now, fuzz)}")
+                f"{rating} {name} · {note or format_preview(preview[rating] - now, fuzz)}")
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -54,8 +54,10 @@ def _counterexample_table(report: Report) -> Table:
     return table
 
 
-def report_renderable(report: Report, card_key: str | None = None) -> Group:
-    """The body of the panel for `report` (everything below the verdict line)."""
+def report_renderable(report: Report, card_key: str | None = None, reveal: bool = True) -> Group:
+    """The body of the panel for `report` (everything below the verdict line). With `reveal` False
+    (a mock run like an interview) only what an interviewer would show: errors, how many checks pass
+    and the smallest failing input; no named mistake, explanation or check titles."""
     parts: list = []
     if report.error:
         err = report.error
@@ -66,6 +68,17 @@ def report_renderable(report: Report, card_key: str | None = None) -> Group:
         if err.get("detail"):
             parts.append(Text("\n".join(err["detail"].rstrip().splitlines()[-8:]), style="dim"))
         parts.append(Text(""))
+    if not reveal:
+        if report.checks:
+            passed = sum(1 for c in report.checks if c.passed)
+            parts.append(Text(f"{passed} of {len(report.checks)} checks pass", style="bold"))
+        if not report.passed:
+            parts.append(Text("As in an interview, what went wrong is yours to find; the scorecard "
+                              "reveals it after the mock.", style="italic"))
+        parts.append(Text(""))
+        if report.counterexample:
+            parts.append(_counterexample_table(report))
+        return Group(*parts)
     if report.diagnoses:
         head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
         parts.append(Text(head, style="bold yellow"))
@@ -149,10 +162,11 @@ class ResultsPanel(VerticalScroll):
         self.remove_class("-running")
         self._set(title, "-fail", Text(message))
 
-    def show_report(self, report: Report, extra: str = "") -> None:
+    def show_report(self, report: Report, extra: str = "", reveal: bool = True) -> None:
+        """Show `report`; `reveal` False hides the diagnosis (see `report_renderable`)."""
         self.report = report
         self.remove_class("-running")
         verdict = (f"{'PASS' if report.passed else 'FAIL'}  {report.drill} ({report.framework})"
                    f"  {report.elapsed_ms:.0f} ms{extra}")
         self._set(verdict, "-pass" if report.passed else "-fail",
-                  report_renderable(report, self.card_key))
+                  report_renderable(report, self.card_key, reveal))

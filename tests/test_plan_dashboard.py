@@ -1,0 +1,162 @@
+"""The study plan in the app, with Pilot at 80x24 and 100x30 (fixed clock, temp data folder): the
+dashboard's days left, today's plan and readiness weakest first, setting the date in the settings
+dialog, the plan's new-card allowance in the review queue, and practising ahead without touching
+schedules."""
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+import pytest
+from rich.console import Console
+
+from cards.plan.interview import interview_date, set_interview_date
+from cards.plan.mock_plan import COACHED_SETTING
+from cards.progress.store import open_store
+from cards.schedule.scheduler import Scheduler
+from tui.app import PpoDrillApp
+from tui.screens.plan_settings import PlanSettingsScreen
+from tui.screens.review import ReviewScreen
+from tui.testing import FIXED_START, FixedClock, ScriptedChecker
+from tui.widgets.plan_panel import PlanPanel
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app(data_dir, clock=None):
+    checker = ScriptedChecker()
+    app = PpoDrillApp(data_dir=data_dir, clock=clock or FixedClock(), checker_factory=lambda: checker,
+                      fuzz=False)
+    app.animation_level = "none"
+    return app
+
+
+def plain(widget, width: int = 200) -> str:
+    console = Console(width=width, record=True, file=open(os.devnull, "w"))
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def settle(pilot, app):
+    for _ in range(500):
+        if app.session is not None:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def _fully_visible(app, widget) -> bool:
+    region, screen = widget.region, app.screen.region
+    return region.height > 0 and screen.contains_region(region)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_dashboard_shows_days_left_today_and_readiness(tmp_path, size):
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=21))
+        sch = Scheduler(store, _decks(), clock=lambda: FIXED_START, fuzz=False)
+        for card in [c for c in _decks().cards if c.deck == "gae"]:
+            sch.review(card.id, 3, now=FIXED_START - timedelta(days=1))
+            sch.review(card.id, 3, now=FIXED_START - timedelta(days=1, minutes=-10))
+    app = make_app(data)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        text = plain(panel)
+        assert "21 days left" in text and "today 0/" in text
+        assert "new cards 0/" in text and "reviews due" in text
+        assert "Readiness on the day" in text
+        plan = panel.plan
+        assert [t.readiness for t in plan.readiness] == sorted(t.readiness for t in plan.readiness)
+        assert plan.readiness[0].title in text and plan.readiness[-1].topic == "gae"
+        assert _fully_visible(app, panel)
+        # the plan's new-card allowance is the review queue's
+        assert app.session.scheduler.new_per_day == plan.new_per_day
+        footer = app.screen.query_one("Footer")
+        keys = {str(k.key_display or k.key) for k in footer.query("FooterKey")} if hasattr(footer, "query") else set()
+        assert "i" in keys and "m" in keys
+
+
+async def test_setting_the_date_in_the_settings_dialog(tmp_path):
+    app = make_app(tmp_path / "data")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "no interview date" in plain(app.screen.query_one(PlanPanel))
+        await pilot.press("i")
+        await pilot.pause()
+        assert isinstance(app.screen, PlanSettingsScreen)
+        await pilot.press(*"2026-13-01", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PlanSettingsScreen)  # refused, with the reason
+        assert "YYYY-MM-DD" in str(app.screen.query_one("#settings-error").render())
+        app.screen.query_one("#interview-date").value = "2026-03-16"
+        app.screen.query_one("#coached").value = True
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, PlanSettingsScreen)
+        assert interview_date(app.session.store).isoformat() == "2026-03-16"
+        assert app.session.store.get_setting(COACHED_SETTING) is True
+        assert "14 days left" in plain(app.screen.query_one(PlanPanel))
+
+
+async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
+    data = tmp_path / "data"
+    ids = [c.id for c in _decks().cards[:3]]
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=30))
+        store.set_setting("new_per_day", 0)
+        sch = Scheduler(store, _decks(), clock=lambda: FIXED_START, fuzz=False)
+        for cid in ids:
+            sch.review(cid, 3, now=FIXED_START - timedelta(hours=2))
+            sch.review(cid, 3, now=FIXED_START - timedelta(hours=1))
+        before = store.fsrs_states("card")
+        reviews = len(store.reviews())
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.session.scheduler.new_per_day = 0
+        app.session.store.set_setting("interview_date", None)  # plain review: the allowance stays 0
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is None
+        assert "practise ahead" in screen.query_one("#review-front").source
+        await pilot.press("a")
+        await pilot.pause()
+        assert screen.card is not None and screen.card.id in ids
+        assert "schedules unchanged" in str(screen.query_one("#review-meta").render())
+        for _ in ids:
+            await pilot.press("space")
+            labels = [str(b.label) for b in screen.query("RatingBar Button")]
+            assert all("not recorded" in label for label in labels)
+            await pilot.press("1")
+        assert screen.card is None
+        assert app.session.store.fsrs_states("card") == before
+        assert len(app.session.store.reviews()) == reviews
+
+
+def _decks():
+    from tui.session import shipped_decks
+
+    return shipped_decks()
+
+
+async def test_dashboard_says_when_the_plan_cannot_promise_everything(tmp_path):
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=3))
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        text = plain(panel)
+        assert "Too little time" in text and "new cards in 1 day" in text
+        assert panel.plan.cuts and _fully_visible(app, panel)
