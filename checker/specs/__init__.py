@@ -11,10 +11,19 @@ def spec_for(drill_id: str) -> DrillSpec:
     from checker.specs import actor_loss, gae, policy_loss, total_loss, value_loss
 
     specs = {m.SPEC.drill_id: m.SPEC for m in (gae, policy_loss, value_loss, total_loss, actor_loss)}
+    specs.update(_preference_and_is_specs())
     try:
         return specs[drill_id]
     except KeyError:
         raise KeyError(f"no checker spec for drill {drill_id!r}; known: {', '.join(specs)}") from None
+
+
+def _preference_and_is_specs() -> dict[str, DrillSpec]:
+    """The drills beside PPO's formulas: reward-model and DPO losses, RLOO advantages, trajectory importance
+    weights, the adaptive KL penalty."""
+    from checker.specs import bt_loss
+
+    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss,)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]
