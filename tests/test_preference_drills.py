@@ -22,12 +22,16 @@ CORPUS = Path(__file__).parent / "diagnosis"
 
 NEW_DRILLS = {  # id -> (frameworks, target minutes, the primary source the prompt cites)
     "bt_loss": (("numpy", "torch"), 5, "Ouyang et al. 2022"),
+    "dpo_loss": (("torch",), 10, "Rafailov et al. 2023"),
 }
 FIX_DRILLS = {  # id -> (base drill, planted mistake)
     "fix-bt-log-sigmoid": ("bt_loss", "bt-log-of-sigmoid"),
+    "fix-dpo-reference-sign": ("dpo_loss", "dpo-reference-sign"),
 }
 REQUIRED_MISTAKES = {
     "bt_loss": {"bt-chosen-rejected-swapped", "bt-log-of-sigmoid", "bt-margin-wrong-side", "bt-sum-over-pairs"},
+    "dpo_loss": {"dpo-reference-sign", "dpo-beta-outside", "dpo-mean-logps", "dpo-grad-into-reference",
+                 "dpo-log-of-sigmoid"},
 }
 POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程",
                                   re.IGNORECASE)
@@ -197,3 +201,44 @@ def test_corpus_answer(drill_id, path):
     want = set(head["expect"].split())
     assert not report.passed
     assert set(report.mistake_ids) == want, report.render()
+
+
+def test_dpo_worked_example():
+    from checker.specs.dpo_loss import WORKED, WORKED_CHOSEN_MASK, WORKED_REJECTED_MASK
+
+    d = get_drill("dpo_loss")
+    seq = {k: [sum(x for x, keep in zip(row, mrow) if keep) for row, mrow in
+               zip(v, WORKED_CHOSEN_MASK if "chosen" in k else WORKED_REJECTED_MASK)] for k, v in WORKED.items()}
+    assert [round(x, 9) for x in seq["policy_chosen_logps"]] == [-3.5, -1.0]
+    assert [round(x, 9) for x in seq["ref_chosen_logps"]] == [-3.9, -0.9]
+    assert [round(x, 9) for x in seq["policy_rejected_logps"]] == [-3.0, -2.1]
+    assert [round(x, 9) for x in seq["ref_rejected_logps"]] == [-2.7, -2.4]
+    fn = _solution("dpo_loss", "torch")
+    tensors = {k: torch.tensor(v, dtype=torch.float64) for k, v in WORKED.items()}
+    masks = {"chosen_mask": torch.tensor(WORKED_CHOSEN_MASK), "rejected_mask": torch.tensor(WORKED_REJECTED_MASK)}
+    for beta, written in ((0.1, "0.686053"), (0.5, "0.665761")):
+        cr = [beta * (p - r) for p, r in zip(seq["policy_chosen_logps"], seq["ref_chosen_logps"])]
+        rr = [beta * (p - r) for p, r in zip(seq["policy_rejected_logps"], seq["ref_rejected_logps"])]
+        terms = [_softplus(-(c - r)) for c, r in zip(cr, rr)]
+        by_hand = sum(terms) / 2
+        assert f"{by_hand:.6f}" == written and written in d.prompt and written in d.prompt_zh
+        loss, stats = fn(**tensors, **masks, beta=beta)
+        assert math.isclose(float(loss), by_hand, abs_tol=1e-12)
+        assert stats["chosen_rewards"].tolist() == pytest.approx(cr) and stats["rejected_rewards"].tolist() == pytest.approx(rr)
+        assert stats["reward_accuracy"] == 0.5
+        if beta == 0.1:
+            assert [f"{x:.2f}" for x in cr] == ["0.04", "-0.01"] and [f"{x:.2f}" for x in rr] == ["-0.03", "0.03"]
+            for t in terms:
+                assert f"{t:.6f}" in d.prompt
+
+
+def test_dpo_reference_receives_no_gradient_and_large_gaps_stay_finite():
+    fn = _solution("dpo_loss", "torch")
+    pc = torch.tensor([[-400.0, -400.0]], dtype=torch.float64, requires_grad=True)
+    ref = torch.full((1, 2), -1.0, dtype=torch.float64, requires_grad=True)
+    mask = torch.ones(1, 2, dtype=torch.bool)
+    loss, _ = fn(pc, ref.detach().clone().requires_grad_(), ref, ref.detach().clone().requires_grad_(), mask, mask,
+                 beta=1.0)
+    loss.backward()
+    assert float(loss.detach()) == pytest.approx(798.0) and ref.grad is None
+    assert pc.grad.flatten().tolist() == pytest.approx([-1.0, -1.0])
