@@ -24,20 +24,23 @@ NEW_DRILLS = {  # id -> (frameworks, target minutes, the primary source the prom
     "bt_loss": (("numpy", "torch"), 5, "Ouyang et al. 2022"),
     "dpo_loss": (("torch",), 10, "Rafailov et al. 2023"),
     "rloo": (("numpy", "torch"), 5, "Ahmadian et al. 2024"),
+    "trajectory_is": (("numpy", "torch"), 10, "Kong 1992"),
 }
 # Where we could not confirm the equation number in the primary source, the prompt names the source and
 # the estimator without one.
-NO_EQUATION_NUMBER = {"rloo"}
+NO_EQUATION_NUMBER = {"rloo", "trajectory_is"}
 FIX_DRILLS = {  # id -> (base drill, planted mistake)
     "fix-bt-log-sigmoid": ("bt_loss", "bt-log-of-sigmoid"),
     "fix-dpo-reference-sign": ("dpo_loss", "dpo-reference-sign"),
     "fix-rloo-baseline": ("rloo", "rloo-baseline-includes-self"),
+    "fix-is-probability-space": ("trajectory_is", "is-probability-space"),
 }
 REQUIRED_MISTAKES = {
     "bt_loss": {"bt-chosen-rejected-swapped", "bt-log-of-sigmoid", "bt-margin-wrong-side", "bt-sum-over-pairs"},
     "dpo_loss": {"dpo-reference-sign", "dpo-beta-outside", "dpo-mean-logps", "dpo-grad-into-reference",
                  "dpo-log-of-sigmoid"},
     "rloo": {"rloo-baseline-includes-self", "rloo-divides-by-k", "rloo-batch-baseline"},
+    "trajectory_is": {"is-probability-space", "is-padding-included", "is-ess-over-n", "is-snis-no-denominator"},
 }
 POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程",
                                   re.IGNORECASE)
@@ -271,3 +274,29 @@ def test_rloo_worked_example_and_k_two():
         assert np.asarray(pair).tolist() == [[-2.0, 2.0]]
     assert "[0.666667, -0.666667, -0.666667, 0.666667]" in d.prompt
     assert "[-0.666667, 1.333333, 0.0, -0.666667]" in d.prompt
+
+
+def test_trajectory_is_worked_example_and_extremes():
+    from checker.specs.trajectory_is import WORKED_LOGP, WORKED_MASK, WORKED_OLD, WORKED_RETURNS
+
+    d = get_drill("trajectory_is")
+    log_w = [sum(a - b for a, b, m in zip(r1, r2, rm) if m) for r1, r2, rm in zip(WORKED_LOGP, WORKED_OLD, WORKED_MASK)]
+    assert [round(x, 9) for x in log_w] == [-0.3, 0.0, -0.5]
+    w = [math.exp(x) for x in log_w]
+    ess = sum(w) ** 2 / sum(x * x for x in w)
+    is_est = sum(x * g for x, g in zip(w, WORKED_RETURNS)) / 3
+    snis = sum(x * g for x, g in zip(w, WORKED_RETURNS)) / sum(w)
+    for value in (ess, is_est, snis, sum(w), *w[::2]):
+        for text in (d.prompt, d.prompt_zh):
+            assert f"{value:.6f}" in text, value
+    for fw in ("numpy", "torch"):
+        arr = (lambda x, dt=float: np.array(x, dtype=dt)) if fw == "numpy" else \
+              (lambda x, dt=torch.float64: torch.tensor(x, dtype=dt))
+        out = _solution("trajectory_is", fw)(arr(WORKED_LOGP), arr(WORKED_OLD),
+                                             arr(WORKED_MASK, bool if fw == "numpy" else torch.bool), arr(WORKED_RETURNS))
+        assert np.asarray(out[0]).tolist() == pytest.approx(log_w)
+        assert [float(x) for x in out[1:]] == pytest.approx([ess, is_est, snis], rel=1e-12)
+        big = _solution("trajectory_is", fw)(arr([[700.0], [-700.0], [0.0]]), arr([[0.0], [0.0], [0.0]]),
+                                             arr([[True], [True], [True]], bool if fw == "numpy" else torch.bool),
+                                             arr([1.0, 2.0, 3.0]))
+        assert float(big[1]) == pytest.approx(1.0) and float(big[3]) == pytest.approx(1.0)
