@@ -25,6 +25,7 @@ NEW_DRILLS = {  # id -> (frameworks, target minutes, the primary source the prom
     "dpo_loss": (("torch",), 10, "Rafailov et al. 2023"),
     "rloo": (("numpy", "torch"), 5, "Ahmadian et al. 2024"),
     "trajectory_is": (("numpy", "torch"), 10, "Kong 1992"),
+    "kl_penalty": (("torch",), 8, "Schulman et al. 2017"),
 }
 # Where we could not confirm the equation number in the primary source, the prompt names the source and
 # the estimator without one.
@@ -34,6 +35,7 @@ FIX_DRILLS = {  # id -> (base drill, planted mistake)
     "fix-dpo-reference-sign": ("dpo_loss", "dpo-reference-sign"),
     "fix-rloo-baseline": ("rloo", "rloo-baseline-includes-self"),
     "fix-is-probability-space": ("trajectory_is", "is-probability-space"),
+    "fix-klpen-per-minibatch": ("kl_penalty", "klpen-per-minibatch"),
 }
 REQUIRED_MISTAKES = {
     "bt_loss": {"bt-chosen-rejected-swapped", "bt-log-of-sigmoid", "bt-margin-wrong-side", "bt-sum-over-pairs"},
@@ -41,6 +43,7 @@ REQUIRED_MISTAKES = {
                  "dpo-log-of-sigmoid"},
     "rloo": {"rloo-baseline-includes-self", "rloo-divides-by-k", "rloo-batch-baseline"},
     "trajectory_is": {"is-probability-space", "is-padding-included", "is-ess-over-n", "is-snis-no-denominator"},
+    "kl_penalty": {"klpen-update-inverted", "klpen-thresholds-swapped", "klpen-per-minibatch"},
 }
 POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程",
                                   re.IGNORECASE)
@@ -300,3 +303,28 @@ def test_trajectory_is_worked_example_and_extremes():
                                              arr([[True], [True], [True]], bool if fw == "numpy" else torch.bool),
                                              arr([1.0, 2.0, 3.0]))
         assert float(big[1]) == pytest.approx(1.0) and float(big[3]) == pytest.approx(1.0)
+
+
+def test_kl_penalty_worked_example():
+    from checker.specs.kl_penalty import WORKED
+
+    d = get_drill("kl_penalty")
+    fn = _solution("kl_penalty", "torch")
+    t = {k: torch.tensor(v, dtype=torch.float64) for k, v in WORKED.items()}
+    by_hand = []
+    for m in range(2):
+        ratios = [math.exp(a - b) for a, b in zip(WORKED["new_logp"][m], WORKED["old_logp"][m])]
+        surrogate = sum(r * a for r, a in zip(ratios, WORKED["advantages"][m])) / 2
+        mean_kl = sum(WORKED["kl"][m]) / 2
+        by_hand.append(-surrogate + 1.0 * mean_kl)
+        for text in (d.prompt, d.prompt_zh):
+            assert f"{surrogate:.6f}" in text and all(f"{r:.6f}" in text for r in ratios if r != 1.0)
+    losses, new_beta = fn(**t)
+    assert losses.tolist() == pytest.approx(by_hand, abs=1e-12) and new_beta == 2.0
+    for text in (d.prompt, d.prompt_zh):
+        assert "[" + ", ".join(f"{x:.6f}" for x in by_hand) + "]" in text
+    low = dict(t, kl=torch.tensor([[0.002, 0.004], [0.001, 0.005]], dtype=torch.float64))
+    losses, new_beta = fn(**low, beta=2.0)
+    assert new_beta == 1.0 and "[" + ", ".join(f"{x:.6f}" for x in losses.tolist()) + "]" in d.prompt
+    band = dict(t, kl=torch.tensor([[0.01, 0.012], [0.008, 0.01]], dtype=torch.float64))
+    assert fn(**band)[1] == 1.0

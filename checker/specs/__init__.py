@@ -21,9 +21,9 @@ def spec_for(drill_id: str) -> DrillSpec:
 def _preference_and_is_specs() -> dict[str, DrillSpec]:
     """The drills beside PPO's formulas: reward-model and DPO losses, RLOO advantages, trajectory importance
     weights, the adaptive KL penalty."""
-    from checker.specs import bt_loss, dpo_loss, rloo, trajectory_is
+    from checker.specs import bt_loss, dpo_loss, kl_penalty, rloo, trajectory_is
 
-    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is)}
+    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is, kl_penalty)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]
