@@ -21,7 +21,9 @@ from pathlib import Path
 
 # a wrong answer per core drill: a catalogued mistake
 WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
-         "total_loss": "entropy-sign", "actor_loss": "mask-ignored"}
+         "total_loss": "entropy-sign", "actor_loss": "mask-ignored",
+         "bt_loss": "bt-chosen-rejected-swapped", "dpo_loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
+         "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch"}
 
 
 def p95(xs):

@@ -221,8 +221,8 @@ class DpoLossSpec(NamedOutputsSpec):
                   applies=lambda ex: _has_padding(ex) and not _large(ex),
                   fields=("chosen_rewards", "rejected_rewards")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
-                  "On {label} the loss is a plain number ({expected}); yours is {got}. Use logsigmoid: "
-                  "log(sigmoid(x)) is log(0) once x is below about -745.",
+                  "On {label} the loss is a plain number ({expected}); yours is {got}. If yours is inf or NaN, "
+                  "use logsigmoid: log(sigmoid(x)) is log(0) once x is below about -745.",
                   applies=_large, fields=("loss",)),
             Check("beta", "beta scales the log-ratio inside the sigmoid",
                   "With beta = {beta} the loss is -log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r))); "
