@@ -23,7 +23,9 @@ from pathlib import Path
 WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
          "total_loss": "entropy-sign", "actor_loss": "mask-ignored",
          "grpo_advantages": "grpo-sample-major", "loss_aggregation": "agg-seq-sum-as-seq-mean",
-         "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values"}
+         "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values",
+         "bt_loss": "bt-chosen-rejected-swapped", "dpo_loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
+         "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch"}
 
 
 def p95(xs):

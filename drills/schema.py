@@ -17,7 +17,7 @@ from drills.errors import DrillContentError
 FRAMEWORKS = ("numpy", "torch")
 KINDS = ("core", "pitfall")
 TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "grpo", "loss-aggregation",
-          "explained-variance")
+          "explained-variance", "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's

@@ -14,10 +14,19 @@ def spec_for(drill_id: str) -> DrillSpec:
     specs = {m.SPEC.drill_id: m.SPEC for m in (gae, policy_loss, value_loss, total_loss, actor_loss)}
     specs.update({m.SPEC.drill_id: m.SPEC for m in (grpo_advantages, loss_aggregation, policy_loss_full,
                                                     explained_variance)})
+    specs.update(_preference_and_is_specs())
     try:
         return specs[drill_id]
     except KeyError:
         raise KeyError(f"no checker spec for drill {drill_id!r}; known: {', '.join(specs)}") from None
+
+
+def _preference_and_is_specs() -> dict[str, DrillSpec]:
+    """The drills beside PPO's formulas: reward-model and DPO losses, RLOO advantages, trajectory importance
+    weights, the adaptive KL penalty."""
+    from checker.specs import bt_loss, dpo_loss, kl_penalty, rloo, trajectory_is
+
+    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is, kl_penalty)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]

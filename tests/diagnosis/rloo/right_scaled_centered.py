@@ -1,0 +1,12 @@
+# expect: right
+# framework: numpy
+# style: K / (K - 1) times the centred rewards
+import numpy as np
+
+
+def rloo_advantages(rewards):
+    r = np.asarray(rewards, dtype=float)
+    if r.ndim != 2 or r.shape[0] < 1 or r.shape[1] < 2:
+        raise ValueError("rewards must be [P, K], K >= 2")
+    k = r.shape[1]
+    return k / (k - 1) * (r - r.mean(axis=1, keepdims=True))

@@ -1,0 +1,16 @@
+# expect: is-padding-included
+# framework: torch
+# style: mask validated, never applied
+import torch
+
+
+def trajectory_is(logp, old_logp, mask, returns):
+    if logp.ndim != 2 or logp.shape != old_logp.shape or mask.shape != logp.shape or logp.shape[0] == 0:
+        raise ValueError("bad shapes")
+    if returns.shape != (logp.shape[0],):
+        raise ValueError("returns must be [N]")
+    log_w = (logp - old_logp).sum(-1)
+    ess = torch.exp(2 * torch.logsumexp(log_w, 0) - torch.logsumexp(2 * log_w, 0))
+    is_est = (log_w.exp() * returns).mean()
+    snis = (torch.softmax(log_w, 0) * returns).sum()
+    return log_w, ess, is_est, snis
