@@ -39,7 +39,7 @@ DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "framewor
 DRILL_KEYS_PITFALL = ("base", "mistake")
 DRILL_KEYS_TEST = ("base",)
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
-MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row")
+MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row", "fails", "params")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID

@@ -58,7 +58,7 @@ def implementations(drill_id: str, framework: str) -> tuple[Implementation, ...]
         out.append(Implementation("right", style, f"a right answer ({style.replace('-', ' ')})",
                                   strip(path.read_text(encoding="utf-8"))))
     for m in base.mistakes:
-        src = m.source(framework)
-        if src is not None:
-            out.append(Implementation("bug", m.id, m.title, strip(src), m.card))
+        forms = m.forms(framework)  # the canonical file first, its parameters filled in
+        if forms:
+            out.append(Implementation("bug", m.id, m.title, strip(forms[0][1]), m.card))
     return tuple(out)
