@@ -178,7 +178,7 @@ def cmd_drills(args: argparse.Namespace) -> int:
         return 0
     width = max(len(r["id"]) for r in rows)
     for r in rows:
-        mark = "fix " if r["kind"] == "pitfall" else "    "
+        mark = {"pitfall": "fix ", "test": "test"}.get(r["kind"], "    ")
         print(f"{r['id']:<{width}}  {mark}{r['target_minutes']:>2} min  {'/'.join(r['frameworks']):<11} "
               f"{r['topic']:<16} {r['title']}")
     return 0

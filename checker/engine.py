@@ -54,8 +54,12 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     t0 = time.perf_counter()
     drill_id, framework = detect(source, drill, framework)
     d = get_drill(drill_id)
-    spec = spec_for(d.base or d.id)
     run = runner or _runner()
+    if d.is_test:  # the candidate wrote tests: grade them against right and buggy implementations
+        from checker.testwriting import grade
+
+        return grade(source, drill_id, framework, runner=run, limits=limits, filename=filename)
+    spec = spec_for(d.base or d.id)
     examples = list(examples_for(spec.drill_id, framework, seed))
     calls = [spec.to_call(ex, framework) for ex in examples]
     kwargs = {"filename": filename}

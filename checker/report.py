@@ -60,6 +60,9 @@ class Report:
     elapsed_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
     stdout: str = ""
+    # A graded test file (test drills): caught / known bugs, false alarms, and per bug and right answer
+    # what happened (see checker.testwriting.grade); None for an answer.
+    tests: dict | None = None
 
     @property
     def mistake_ids(self) -> list[str]:
@@ -80,6 +83,7 @@ class Report:
             "elapsed_ms": round(self.elapsed_ms, 1),
             "notes": list(self.notes),
             "stdout": self.stdout,
+            "tests": self.tests,
         }
 
     def render(self, color: bool = False) -> str:
@@ -143,6 +147,13 @@ def render(report: Report, color: bool = False) -> str:
         lines.append(f"{paint(report.error['kind'], '1;31')} error{where}: {report.error['message']}")
         if report.error.get("detail"):
             lines.extend("    " + ln for ln in report.error["detail"].rstrip().splitlines()[-8:])
+    if report.tests:
+        t = report.tests
+        lines.append("")
+        alarms = t["false_alarms"]
+        lines.append(paint(f"Your {len(t['tests'])} test{'s' if len(t['tests']) != 1 else ''} caught "
+                           f"{t['caught']} of {t['known']} known bugs; {alarms} false alarm"
+                           f"{'s' if alarms != 1 else ''} on right answers.", "1"))
     if report.checks:
         lines.append("")
         for c in report.checks:
@@ -182,7 +193,7 @@ def render(report: Report, color: bool = False) -> str:
         lines.append(paint(head, "1;33"))
         for u in report.unexplained:
             lines.extend(_wrap(f"{u.axis}: {u.differs}", "  - ", "    "))
-    elif not report.diagnoses and not report.passed and not report.error:
+    elif not report.diagnoses and not report.passed and not report.error and not report.tests:
         lines.append("")
         lines.append("No catalogued mistake matches this behaviour; compare with the counterexample above.")
     if report.stdout.strip():
@@ -211,5 +222,5 @@ def report_from_json(data: dict) -> Report:
         unexplained=[Unexplained(**u) for u in data.get("unexplained", [])],
         counterexample=Counterexample(**cx) if cx else None,
         error=data.get("error"), elapsed_ms=data.get("elapsed_ms", 0.0), notes=data.get("notes", []),
-        stdout=data.get("stdout", ""),
+        stdout=data.get("stdout", ""), tests=data.get("tests"),
     )

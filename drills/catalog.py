@@ -12,7 +12,7 @@ from pathlib import Path
 
 from drills.errors import DrillContentError
 from drills.model import Drill, Mistake
-from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, FRAMEWORKS, KINDS,
+from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_TEST, FRAMEWORKS, KINDS,
                            MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, SEED_ROWS, TOPICS, Fields,
                            parse_hints, read_text, read_yaml)
 
@@ -25,6 +25,7 @@ IGNORED = {"__pycache__", ".DS_Store"}
 CORE_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "starter", "solution", "mistakes"}
 PITFALL_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md"}
 PITFALL_PROMPT_START = "This code has one bug."
+TEST_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "starter", "solution", "right", "nudges.yaml"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ def _catalog(root: Path) -> _Catalog:
     pitfalls: dict[str, Drill] = {}
     for drill_id in index["pitfall"]:
         pitfalls[drill_id] = _read_drill(root, drill_id, "pitfall", core)
+    for drill_id in index.get("test", []):
+        pitfalls[drill_id] = _read_drill(root, drill_id, "test", core)
 
     mistakes: dict[str, Mistake] = {}
     for drill in core.values():
@@ -115,11 +118,11 @@ def _add_unique(mistakes: dict[str, Mistake], mistake: Mistake, root: Path) -> N
 def _read_index(root: Path) -> dict[str, list[str]]:
     path = root / INDEX_FILE
     fields = Fields(read_yaml(path, root), path, root)
-    fields.check_keys(KINDS)
+    fields.check_keys(("core", "pitfall"), ("test",))
     seen: set[str] = set()
     index = {}
     for kind in KINDS:
-        ids = fields.data[kind]
+        ids = fields.data.get(kind, [])
         if not isinstance(ids, list):
             raise fields.error(kind, "must be a list of drill ids")
         for drill_id in ids:
@@ -157,7 +160,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
     folder = root / drill_id
     path = folder / "drill.yaml"
     fields = Fields(read_yaml(path, root), path, root)
-    fields.check_keys(DRILL_KEYS_REQUIRED, DRILL_KEYS_PITFALL if kind == "pitfall" else ())
+    fields.check_keys(DRILL_KEYS_REQUIRED, {"pitfall": DRILL_KEYS_PITFALL, "test": DRILL_KEYS_TEST}.get(kind, ()))
     if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
         raise fields.error("id", f"must match the folder name {drill_id!r}")
     if fields.choice("kind", KINDS) != kind:
@@ -184,6 +187,8 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
         mistakes = _read_mistakes(root, folder, drill_id, frameworks)
         return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, _mistakes=mistakes)
 
+    if kind == "test":
+        return _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, core)
     _check_entries(folder, PITFALL_ENTRIES, root, "pitfall drill")
     if not prompt.lstrip().startswith(PITFALL_PROMPT_START):
         raise DrillContentError(folder / "prompt.md", None, f"a pitfall prompt must start with "
@@ -206,6 +211,43 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
         if fw not in planted.frameworks:
             raise fields.error("frameworks", f"mistake {mistake_id!r} has no {fw!r} file to use as the starter")
     return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, base=base_id, mistake_id=mistake_id,
+                 _mistakes=tuple(base.mistakes), _base_path=base.path)
+
+
+def _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, core) -> Drill:
+    """A test-writing drill: starter/ and solution/ hold test files, right/ more right answers of the
+    base drill (right/<framework>.<style>.py), nudges.yaml one nudge per base mistake."""
+    _check_entries(folder, TEST_ENTRIES, root, "test drill")
+    base_id = fields.ident("base", DRILL_ID, "a core drill id")
+    if base_id not in core:
+        raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
+    base = core[base_id]
+    if common["function"] != base.function:
+        raise fields.error("function", f"must be the base drill's function {base.function!r}")
+    for fw in common["frameworks"]:
+        if fw not in base.frameworks:
+            raise fields.error("frameworks", f"base drill {base_id!r} has no {fw!r} version")
+    for part in ("starter", "solution"):
+        _check_code_folder(folder / part, common["frameworks"], root)
+    right = folder / "right"
+    if right.exists():
+        for entry in _visible(right):
+            fw = entry.name.split(".", 1)[0]
+            if not entry.is_file() or entry.suffix != ".py" or fw not in common["frameworks"] or entry.name.count(".") != 2:
+                raise DrillContentError(entry, None, "right/ holds files named <framework>.<style>.py", root=root)
+    path = folder / "nudges.yaml"
+    nudge_fields = Fields(read_yaml(path, root), path, root)
+    known = {m.id for m in base.mistakes}
+    nudges = {}
+    for key in nudge_fields.data:
+        if key not in known:
+            raise nudge_fields.error(key, f"is not a mistake of {base_id} (known: {', '.join(sorted(known))})")
+        nudges[key] = nudge_fields.text(key)
+    for m in base.mistakes:
+        if m.id not in nudges:
+            raise DrillContentError(path, m.id, "missing: every mistake of the base drill needs a nudge (which "
+                                    "input would expose it)", root=root)
+    return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, base=base_id, nudges=nudges,
                  _mistakes=tuple(base.mistakes), _base_path=base.path)
 
 

@@ -94,12 +94,18 @@ class Drill:
     hints: list[str]
     base: str | None = None
     mistake_id: str | None = None
+    nudges: dict = field(default_factory=dict)  # test drills: mistake id -> which input would expose it
     _mistakes: tuple[Mistake, ...] = field(default=(), repr=False)
     _base_path: Path | None = field(default=None, repr=False)
 
     @property
     def is_pitfall(self) -> bool:
         return self.kind == "pitfall"
+
+    @property
+    def is_test(self) -> bool:
+        """A test-writing drill: the candidate writes tests of the base drill's function."""
+        return self.kind == "test"
 
     @property
     def mistakes(self) -> list[Mistake]:

@@ -15,7 +15,7 @@ import yaml
 from drills.errors import DrillContentError
 
 FRAMEWORKS = ("numpy", "torch")
-KINDS = ("core", "pitfall")
+KINDS = ("core", "pitfall", "test")
 TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "grpo", "loss-aggregation",
           "explained-variance", "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty")
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -38,6 +38,7 @@ SEED_ROWS = {
 DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "frameworks", "target_minutes",
                        "topic", "difficulty", "cards")
 DRILL_KEYS_PITFALL = ("base", "mistake")
+DRILL_KEYS_TEST = ("base",)
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
 MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row", "fails", "params")
 

@@ -51,3 +51,27 @@ async def test_real_checker_passes_the_model_answer_and_names_a_mistake():
         assert report is not None and not report.passed
         assert mistake.id in report.mistake_ids
         assert [a.passed for a in app.session.store.attempts(drill.id)] == [True, False]
+
+
+async def test_real_checker_grades_a_test_file_in_the_workspace():
+    drill = get_drill("test-value-loss")
+    app = PpoDrillApp(clock=FixedClock(), fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        while app.session is None:
+            await pilot.pause(0.01)
+        await pilot.press("d")
+        table = app.screen.query_one("#drill-table", DataTable)
+        table.move_cursor(row=table.get_row_index(drill.id))
+        await pilot.press("enter")
+        await pilot.pause()
+        ws = app.screen
+        assert "from solution import ppo_value_loss" in ws.editor.text  # the starter tests
+        await pilot.press("ctrl+r")
+        report = await _wait_for_report(pilot, ws.results)
+        assert report is not None and not report.passed and report.tests["caught"] < report.tests["known"]
+        ws.editor.load_text(drill.solution("numpy"))
+        await pilot.press("ctrl+r")
+        report = await _wait_for_report(pilot, ws.results)
+        assert report is not None and report.passed, ws.results.query_one("#verdict").render()
+        assert [a.passed for a in app.session.store.attempts(drill.id)] == [False, True]

@@ -41,7 +41,7 @@ def record_cli_check(report, args, source: str) -> None:
             record_check(store, drill_id=report.drill, framework=report.framework,
                          passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
                          started_at=now, finished_at=now, elapsed_s=None, target_minutes=target,
-                         code=source, source="cli")
+                         code=source, source="cli", tests=report.tests)
     except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check
         print(f"ppo-drill: warning: this attempt was not recorded in your progress: {exc}",
               file=sys.stderr)

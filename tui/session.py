@@ -184,7 +184,8 @@ class Session:
         return record_check(self.store, drill_id=drill.id, framework=framework, passed=report.passed,
                             mistakes=mistakes, started_at=started_at, finished_at=self.now(),
                             elapsed_s=elapsed_s, target_minutes=drill.target_minutes, code=code,
-                            source="app", scheduler=self.scheduler, fuzz=self.fuzz)
+                            source="app", scheduler=self.scheduler, fuzz=self.fuzz,
+                            tests=report.tests)
 
     def close(self) -> None:
         with self.io_lock:

@@ -134,7 +134,8 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
         from cards.decks.loader import load_decks
 
         deckset = load_decks()
-    drills = sorted(drills, key=lambda d: d.id)
+    # Test-writing drills are practised on their own: a mock's drill items are answers to check.
+    drills = sorted((d for d in drills if getattr(d, "kind", "core") != "test"), key=lambda d: d.id)
     rng = random.Random(int(seed))
     n_drills = rng.choice((2, 3)) if minutes >= 30 else 2
     chosen = _pick_drills(rng, drills, n_drills, minutes)

@@ -24,10 +24,23 @@ class AttemptOutcome:
     drill_due: datetime | None = None
 
 
-def drill_rating(passed: bool, elapsed_s: float | None, target_minutes: int | None) -> int:
-    """Good when passed within the target time, Hard when passed late, Again when failed."""
+def caught_share(tests: dict | None) -> float | None:
+    """For a graded test file: the share of known bugs its tests caught (0 with any false alarm, since
+    a test suite that rejects right answers cannot be trusted); None for an answer."""
+    if not tests or not tests.get("known"):
+        return None
+    if tests.get("false_alarms"):
+        return 0.0
+    return tests["caught"] / tests["known"]
+
+
+def drill_rating(passed: bool, elapsed_s: float | None, target_minutes: int | None,
+                 share: float | None = None) -> int:
+    """Good when passed within the target time, Hard when passed late, Again when failed. A test file
+    that caught at least three quarters of the known bugs without a false alarm fails as Hard, not
+    Again: the schedule follows the share caught."""
     if not passed:
-        return AGAIN
+        return HARD if share is not None and share >= 0.75 else AGAIN
     if elapsed_s is None or target_minutes is None or elapsed_s <= target_minutes * 60:
         return GOOD
     return HARD
@@ -55,13 +68,15 @@ def drill_schedule(store: ProgressStore, clock=None, fuzz: bool = True):
 def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed: bool,
                  mistakes: list[tuple[str, str | None]], started_at: datetime, finished_at: datetime,
                  elapsed_s: float | None = None, target_minutes: int | None = None, code: str = "",
-                 source: str = "app", scheduler=None, fuzz: bool = True) -> AttemptOutcome:
+                 source: str = "app", scheduler=None, fuzz: bool = True,
+                 tests: dict | None = None) -> AttemptOutcome:
     """Record one checked attempt and apply it to the schedules.
 
     `mistakes` are (mistake id, related card id) pairs from the checker's diagnoses. A card already
     sent back by the checker within the last 12 hours is not sent back again, so re-running a wrong
     answer does not flood the review queue. `scheduler` is a `cards.schedule.scheduler.Scheduler` (created over
-    the shipped decks when None).
+    the shipped decks when None). `tests` is a graded test file's summary (`Report.tests`), whose share
+    of bugs caught sets the rating of a failed attempt.
     """
     attempt_id = store.record_attempt(drill_id, framework=framework, started_at=started_at,
                                       finished_at=finished_at, passed=passed, elapsed_s=elapsed_s,
@@ -80,6 +95,6 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
             if card_id in scheduler.deckset.by_id and card_id not in recent:
                 scheduler.mark_again(card_id, now=finished_at, source="checker")
                 cards_again.append(card_id)
-    rating = drill_rating(passed, elapsed_s, target_minutes)
+    rating = drill_rating(passed, elapsed_s, target_minutes, caught_share(tests))
     due = drill_schedule(store, clock=lambda: finished_at, fuzz=fuzz).record(drill_id, rating, now=finished_at)
     return AttemptOutcome(attempt_id, rating, cards_again, due)

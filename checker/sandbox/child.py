@@ -25,7 +25,7 @@ _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough m
                    "Cannot allocate memory", "out of memory")
 
 
-def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid) -> None:
+def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=()) -> None:
     """Entry point right after fork. Never returns."""
     code = 0
     try:
@@ -45,7 +45,7 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         setup_ms = (time.perf_counter() - t0) * 1e3
         _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0})
-        _run(source, function, calls, filename)
+        _run(source, function, calls, filename, preload)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
         code = 1
         try:
@@ -71,7 +71,29 @@ def _flush() -> None:
             pass
 
 
-def _run(source, function, calls, filename) -> None:
+def _preload(modules) -> None:
+    """Create the trusted modules the answer may import (name, source, filename), before it runs."""
+    for name, text, fname in modules:
+        mod = types.ModuleType(name)
+        mod.__file__ = fname
+        sys.modules[name] = mod
+        exec(compile(text, fname, "exec", dont_inherit=True), mod.__dict__)
+
+
+def _resolve(module, function):
+    """`function` names a function of the answer, or `module:attr` of a preloaded module, which is
+    then called with the answer's module first (a harness that runs what the answer defines)."""
+    if ":" not in function:
+        return module.__dict__.get(function)
+    mod_name, attr = function.split(":", 1)
+    runner = sys.modules[mod_name].__dict__[attr]
+
+    def call(*args, **kwargs):
+        return runner(module, *args, **kwargs)
+    return call
+
+
+def _run(source, function, calls, filename, preload=()) -> None:
     t0 = time.perf_counter()
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
@@ -89,11 +111,16 @@ def _run(source, function, calls, filename) -> None:
     module.__file__ = filename
     sys.modules[MODULE_NAME] = module
     try:
+        _preload(preload)
+    except BaseException as exc:  # noqa: BLE001 - our own module failed: a setup error
+        _send_error(exc, filename, None, stage="setup")
+        return
+    try:
         exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001
         _send_error(exc, filename, None, stage="import")
         return
-    fn = module.__dict__.get(function)
+    fn = _resolve(module, function)
     if not callable(fn):
         defined = sorted(name for name, v in module.__dict__.items()
                          if isinstance(v, types.FunctionType) and not name.startswith("__"))

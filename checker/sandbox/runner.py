@@ -25,8 +25,12 @@ _READ_CHUNK = 1 << 16
 _unreaped: set[int] = set()
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
-                  limits: Limits = Limits()) -> RunResult:
+                  limits: Limits = Limits(), preload: tuple = ()) -> RunResult:
     """Run `function` from the module `source` in a confined child, once per `Call`, and report.
+
+    `preload`: trusted modules `(name, source, filename)` created in the child before the answer runs,
+    so that it can import them; with `function` written `module:attr`, that preloaded function is
+    called with the answer's module as its first argument (how test files are run).
 
     Never raises for anything the answer does; every ending is a `RunResult` (see `SandboxError`
     for the kinds). Blocks for at most about `limits.wall_s` plus cleanup.
@@ -41,7 +45,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child, never returns
         try:
-            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid)
+            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload)
         finally:
             os._exit(99)
     os.close(res_w)

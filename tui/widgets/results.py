@@ -89,7 +89,14 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
                 key = f" — press {card_key} to review it now" if card_key else ""
                 parts.append(_indent(f"card: {d.card}{key}", style="cyan"))
         parts.append(Text(""))
-    elif not report.passed and not report.error:
+    if report.tests:
+        t = report.tests
+        n = len(t["tests"])
+        parts.append(Text(f"Your {n} test{'s' if n != 1 else ''} caught {t['caught']} of {t['known']} known bugs; "
+                          f"{t['false_alarms']} false alarm{'s' if t['false_alarms'] != 1 else ''} on right answers",
+                          style="bold"))
+        parts.append(Text(""))
+    elif not report.diagnoses and not report.passed and not report.error:
         parts.append(Text("No catalogued mistake matches this behaviour; compare your output "
                           "with the counterexample below.", style="italic"))
         parts.append(Text(""))
@@ -101,8 +108,8 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
             parts.append(_marked("✗", "bold red", Text(check.title, style="bold")))
             if check.message:
                 parts.append(_indent(" ".join(check.message.split())))
-        if not failed:
-            parts.extend(_marked("✓", "green", Text(c.title)) for c in report.checks)
+        if not failed or report.tests:
+            parts.extend(_marked("✓", "green", Text(c.title)) for c in report.checks if c.passed)
         parts.append(Text(""))
     if report.counterexample:
         parts.append(_counterexample_table(report))
@@ -142,7 +149,10 @@ class ResultsPanel(VerticalScroll):
     def cards(self) -> list[str]:
         if self.report is None:
             return []
-        return list(dict.fromkeys(d.card for d in self.report.diagnoses if d.card))
+        cards = [d.card for d in self.report.diagnoses if d.card]
+        if self.report.tests:  # a test file: the cards of the bugs it did not catch
+            cards += [b["card"] for b in self.report.tests["bugs"] if not b["caught"] and b.get("card")]
+        return list(dict.fromkeys(cards))
 
     def _set(self, verdict: str, kind: str, body="") -> None:
         head = self.query_one("#verdict", Static)

@@ -1,0 +1,145 @@
+"""`grade`: run a candidate's test file against every implementation of a test drill and turn the
+outcomes into a `Report` that reads like any other check: one line per right answer (passed, or a
+false alarm with its likely reason) and one per known bug (caught, by which tests, or missed, with a
+nudge saying which input would expose it).
+
+Every implementation gets its own sandboxed run of the whole test file; a run that does not finish
+with a result (a crash, `os._exit`, a timeout, a forged frame the sandbox rejects) counts against the
+candidate both ways: a right answer it did not pass is a false alarm, a bug it did not report failing
+is not caught. So no behaviour of the test file can raise its score except tests that tell right from
+wrong by what the implementations compute.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Callable
+
+from checker.report import CheckResult, Report
+from checker.testwriting import harness  # noqa: F401 - in memory before the fork: the child calls it
+from checker.testwriting.implementations import FILENAME, MODULE, implementations
+
+HARNESS = "checker.testwriting.harness:run_tests"
+_HERE = Path(__file__).resolve().parent
+
+
+def _preload(impl_source: str) -> tuple:
+    return (("pytest", (_HERE / "pytest_shim.py").read_text(encoding="utf-8"), "<pytest>"),
+            ("ppo_drill_guard", (_HERE / "child_guard.py").read_text(encoding="utf-8"), "<guard>"),
+            (MODULE, impl_source, FILENAME))
+
+
+def _rows(result) -> list[tuple] | None:
+    """The harness's rows from a run, or None when the run did not end with a well-formed result."""
+    if result.error is not None or not result.results:
+        return None
+    r = result.results[0]
+    if not r.ok or not isinstance(r.value, list):
+        return None
+    rows = []
+    for row in r.value:
+        if not (isinstance(row, tuple) and len(row) == 4 and isinstance(row[0], str) and row[1] in
+                ("passed", "failed", "error") and isinstance(row[2], str) and isinstance(row[3], int)):
+            return None
+        rows.append(row)
+    return rows
+
+
+def false_alarm_reason(message: str, line_text: str, rejects_model: bool) -> str:
+    """Why a test probably failed a right answer, in words (empty when it cannot be told)."""
+    text = line_text.strip()
+    if re.search(r"dtype", text + message):
+        return ("it assumes a dtype: right answers may compute in float32 or float64; compare values, "
+                "not dtypes")
+    if re.search(r"\.shape|\bshape\b|\blen\(", text) or "shape" in message:
+        return "it assumes a shape the drill does not promise"
+    if "==" in text and not re.search(r"approx|isclose|allclose|assert_close|round\(", text):
+        return ("it compares floats exactly (==): right answers differ in the last digits; compare with a "
+                "tolerance (pytest.approx, np.allclose, torch.testing.assert_close)")
+    if re.search(r"\d\.\d{5,}", text) and not rejects_model:
+        return ("it hard-codes a number that only one implementation produces to that many digits; derive "
+                "the expected value from the definition or loosen the tolerance")
+    if rejects_model:
+        return "it fails the model answer too: the property it asserts is not one the drill asks for"
+    return ""
+
+
+def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None = None, limits=None,
+          filename: str = "test_answer.py") -> Report:
+    from drills import get_drill
+
+    t0 = time.perf_counter()
+    if runner is None:
+        from checker.sandbox import run_candidate as runner
+    drill = get_drill(drill_id)
+    kwargs = {"filename": filename}
+    if limits is not None:
+        kwargs["limits"] = limits
+    from checker.sandbox import Call
+
+    lines = source.splitlines()
+    report = Report(drill=drill_id, framework=framework, passed=False)
+    impls = implementations(drill_id, framework)
+    outcomes = {}
+    for impl in impls:
+        res = runner(source, HARNESS, [Call()], preload=_preload(impl.source), **kwargs)
+        if impl.id == "model" and impl.kind == "right":
+            report.notes = list(res.notes)
+            report.stdout = res.stdout
+            if res.error is not None and not res.results:
+                # Nothing reported against the model answer (a syntax error, an import that raised,
+                # os._exit, a hang): the file is not a test suite yet; running it on the rest only costs time.
+                err = res.error
+                report.error = {"kind": err.kind, "message": err.message, "line": err.line,
+                                "detail": getattr(err, "detail", "")}
+                report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+                return report
+        outcomes[impl] = (_rows(res), res.error)
+    model_rows = outcomes[impls[0]][0]
+    if model_rows is not None and not model_rows:
+        report.error = {"kind": "no-tests", "line": None,
+                        "message": "the file defines no test functions: name them test_... and give them no "
+                                   "arguments"}
+        report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+        return report
+
+    def line_text(n: int) -> str:
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    model_failed = {r[0] for r in (model_rows or []) if r[1] != "passed"}
+    right, bugs, false_alarms = [], [], 0
+    for impl, (rows, error) in outcomes.items():
+        if impl.kind == "right":
+            if rows is None:
+                why = error.message if error is not None else "the test file did not report its results"
+                msg = f"the tests did not finish against this right answer: {why}"
+                failures = [{"test": None, "message": msg, "reason": ""}]
+            else:
+                failures = [{"test": name, "message": message, "line": ln,
+                             "reason": false_alarm_reason(message, line_text(ln), name in model_failed)}
+                            for name, outcome, message, ln in rows if outcome != "passed"]
+                msg = "; ".join(
+                    f"{f['test']} failed (line {f['line']}): {f['message'] or 'assertion failed'}"
+                    + (f" — {f['reason']}" if f["reason"] else "") for f in failures[:3])
+            ok = not failures
+            false_alarms += not ok
+            right.append({"id": impl.id, "title": impl.title, "passed": ok, "failures": failures})
+            report.checks.append(CheckResult(f"right:{impl.id}", f"passes on {impl.title}", ok,
+                                             "" if ok else "False alarm: " + msg))
+        else:
+            by = [name for name, outcome, _, _ in (rows or []) if outcome != "passed"]
+            caught = bool(by)
+            nudge = drill.nudges.get(impl.id, "")
+            bugs.append({"id": impl.id, "title": impl.title, "card": impl.card, "caught": caught,
+                         "by": by, "nudge": nudge})
+            by_text = f" (by {', '.join(by[:3])}{' ...' if len(by) > 3 else ''})" if caught else ""
+            card = f" Review: ppo-drill review (card {impl.card})." if impl.card else ""
+            report.checks.append(CheckResult(f"catches:{impl.id}", f"catches: {impl.title} [{impl.id}]{by_text}",
+                                             caught, "" if caught else f"No test catches it. {nudge}{card}"))
+    caught_n = sum(b["caught"] for b in bugs)
+    report.tests = {"caught": caught_n, "known": len(bugs), "false_alarms": false_alarms,
+                    "tests": [r[0] for r in (model_rows or [])], "bugs": bugs, "right": right}
+    report.passed = caught_n == len(bugs) and false_alarms == 0
+    report.elapsed_ms = (time.perf_counter() - t0) * 1e3
+    return report

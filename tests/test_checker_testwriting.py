@@ -1,0 +1,131 @@
+"""Test-writing drills: a candidate's test file is graded against right implementations and every
+catalogued mistake of the drill under test, in the sandbox, one run per implementation.
+
+Content: every test drill's reference tests pass every right implementation and catch every known
+bug, and its starter does not. Hostile test files never raise their score by anything but behaviour.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checker.engine import check
+from checker.sandbox import Limits
+from checker.testwriting.grade import false_alarm_reason
+from checker.testwriting.implementations import implementations, strip
+from drills import get_drill, load_drills
+
+HOSTILE = Path(__file__).parent / "hostile_tests"
+TEST_DRILLS = [d for d in load_drills() if d.is_test]
+CASES = [(d.id, fw) for d in TEST_DRILLS for fw in d.frameworks]
+
+
+def test_every_core_drill_with_a_catalogue_has_a_test_drill():
+    bases = {d.base for d in TEST_DRILLS}
+    assert {"gae", "policy_loss", "value_loss", "total_loss", "actor_loss"} <= bases
+    assert len(TEST_DRILLS) >= 5
+
+
+@pytest.mark.parametrize("drill_id,framework", CASES)
+def test_reference_tests_catch_every_bug_and_pass_every_right_answer(drill_id, framework):
+    d = get_drill(drill_id)
+    report = check(d.solution(framework), drill=drill_id, framework=framework)
+    t = report.tests
+    assert report.error is None, report.render()
+    assert t["false_alarms"] == 0, report.render()
+    assert t["caught"] == t["known"] == len([m for m in d.mistakes if m.source(framework)]), report.render()
+    assert len([r for r in t["right"]]) >= 2  # the model answer and at least one other style
+    assert report.passed
+
+
+@pytest.mark.parametrize("drill_id,framework", CASES)
+def test_starter_catches_too_little(drill_id, framework):
+    d = get_drill(drill_id)
+    report = check(d.starter(framework), drill=drill_id, framework=framework)
+    assert not report.passed and report.error is None
+    assert report.tests["false_alarms"] == 0  # the starter's one test is right, just not enough
+    missed = [c for c in report.checks if c.id.startswith("catches:") and not c.passed]
+    assert missed and all("No test catches it." in c.message for c in missed)
+
+
+def test_the_drill_is_found_from_the_test_file():
+    report = check(get_drill("test-gae").solution("numpy"))
+    assert report.drill == "test-gae" and report.framework == "numpy"
+
+
+def test_implementations_hide_comments_docstrings_and_file_names():
+    for impl in implementations("test-gae", "numpy"):
+        assert "#" not in impl.source and '"""' not in impl.source
+    assert strip('"""doc"""\ndef f():\n    """doc"""\n    return 1  # note\n') == "def f():\n    return 1\n"
+
+
+def test_every_mistake_has_a_nudge():
+    for d in TEST_DRILLS:
+        assert set(d.nudges) == {m.id for m in d.mistakes}
+
+
+def test_false_alarm_reasons():
+    assert "exactly" in false_alarm_reason("", "    assert adv[0] == 5.35288", False)
+    assert "dtype" in false_alarm_reason("", "    assert adv.dtype == np.float64", False)
+    assert "shape" in false_alarm_reason("", "    assert adv.shape == (4,)", False)
+    assert "hard-codes" in false_alarm_reason("", "    assert np.isclose(adv[0], 5.352881234)", False)
+    assert "model answer too" in false_alarm_reason("", "    assert np.isclose(x, y)", True)
+
+
+def grade_hostile(name, **kw):
+    return check((HOSTILE / name).read_text(), drill="test-gae", framework="numpy", **kw)
+
+
+def test_exact_equality_and_dtype_assumptions_are_false_alarms_with_reasons():
+    report = grade_hostile("exact_equality.py")
+    assert not report.passed and report.tests["false_alarms"] >= 1
+    text = " ".join(c.message for c in report.checks if c.id.startswith("right:") and not c.passed)
+    assert "dtype" in text
+
+
+@pytest.mark.parametrize("name", ["exit_at_import.py", "oracle_import.py"])
+def test_a_file_that_never_reports_is_an_error_not_a_score(name):
+    report = grade_hostile(name)
+    assert not report.passed and report.error is not None and report.tests is None
+    if name == "oracle_import.py":
+        assert "may not import" in report.error["message"]
+
+
+def test_dying_instead_of_failing_catches_nothing():
+    report = grade_hostile("exit_when_wrong.py")
+    assert not report.passed and report.tests["caught"] == 0
+
+
+@pytest.mark.parametrize("name", ["forged_results.py", "always_fails.py", "reads_the_source.py"])
+def test_forging_or_failing_everything_is_never_a_pass(name):
+    from cards.schedule.training import caught_share
+
+    report = grade_hostile(name)
+    assert not report.passed
+    if report.tests is not None:
+        assert report.tests["false_alarms"] >= 1
+        assert caught_share(report.tests) == 0.0
+
+
+def test_a_hanging_test_file_is_stopped_once():
+    report = grade_hostile("sleeps_forever.py", limits=Limits(wall_s=1.0, cpu_s=2))
+    assert not report.passed and report.error is not None and report.error["kind"] == "timeout"
+    assert report.elapsed_ms < 5000  # stopped on the model answer, not once per implementation
+
+
+def test_failed_test_file_rating_follows_the_share_caught():
+    from cards.schedule.training import AGAIN, GOOD, HARD, caught_share, drill_rating
+
+    assert drill_rating(False, None, 10, caught_share({"caught": 7, "known": 8, "false_alarms": 0})) == HARD
+    assert drill_rating(False, None, 10, caught_share({"caught": 2, "known": 8, "false_alarms": 0})) == AGAIN
+    assert drill_rating(False, None, 10, caught_share({"caught": 8, "known": 8, "false_alarms": 1})) == AGAIN
+    assert drill_rating(True, 60, 10, caught_share({"caught": 8, "known": 8, "false_alarms": 0})) == GOOD
+
+
+def test_report_json_round_trip_keeps_the_grading():
+    from checker.report import report_from_json
+
+    report = check(get_drill("test-value-loss").starter("numpy"), drill="test-value-loss", framework="numpy")
+    again = report_from_json(report.to_json())
+    assert again.tests == report.tests and "caught 1 of" in again.render()
