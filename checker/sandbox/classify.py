@@ -20,6 +20,10 @@ _SIGNAL_WORDS = {
 }
 
 
+#: what OpenMP and OpenBLAS print just before they end a process that could not start a thread
+_THREAD_FAILURES = (b"libgomp: Thread creation failed", b"pthread_create failed", b"Thread creation failed")
+
+
 @dataclass
 class Ending:
     """What the parent saw at the end of a run."""
@@ -31,6 +35,7 @@ class Ending:
     loaded: bool = False               # the signature frame arrived (module imported, function found)
     status: int | None = None          # waitpid status
     cpu_s: float = 0.0                 # child's user+system CPU time
+    output: bytes = b""                # what the child printed (the kept part)
     notes: list[str] = field(default_factory=list)
 
 
@@ -160,6 +165,13 @@ def _from_status(end: Ending, limits: Limits) -> SandboxError:
                             "This happens with ctypes, unsafe native code or recursion deep enough to "
                             "overflow the C stack.", call_index=index)
     code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
+    threads = next((m for m in _THREAD_FAILURES if m in end.output), None)
+    if threads is not None:
+        return SandboxError("crash", f"A library your code called could not start its threads{_where(end)} "
+                            f"(it printed \"{threads.decode()}\") and ended the process. The sandbox runs "
+                            "every answer on one thread and caps the processes it may start; remove "
+                            "what sets a thread count (torch._C.set_num_threads, threadpoolctl) "
+                            "from your code.", call_index=index)
     how = f"with exit status {code}" if code is not None else "unexpectedly"
     return SandboxError("crash", f"Your code ended the process {how}{_where(end)} before returning a "
                         "result (os._exit, or closing the sandbox's pipe?). A function must return.",
