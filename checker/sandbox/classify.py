@@ -10,6 +10,7 @@ import signal
 from dataclasses import dataclass, field
 
 from checker.sandbox.model import ERROR_KINDS, Limits, SandboxError
+from checker.sandbox.text import visible
 
 _SIGNAL_WORDS = {
     signal.SIGSEGV: "a segmentation fault (SIGSEGV)",
@@ -46,8 +47,9 @@ def _where(end: Ending) -> str:
 
 
 def _clip(text, limit: int = 300) -> str:
+    """Untrusted text from the child's error frame, cut to `limit` and made safe to show."""
     text = str(text) if text is not None else ""
-    return text if len(text) <= limit else text[:limit] + "..."
+    return visible(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _line(v) -> int | None:

@@ -20,6 +20,7 @@ from checker.sandbox.isolation import SANDBOX_UID_BASE, sandbox_uid
 from checker.sandbox.model import Call, CallError, CallResult, Limits, RunResult
 from checker.sandbox.parent import prepare_parent
 from checker.sandbox.sweep import is_pid_ns_init, kill_tree
+from checker.sandbox.text import visible
 
 _READ_CHUNK = 1 << 16
 _unreaped: set[int] = set()
@@ -70,7 +71,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     run.end.output = out
     error = classify(run.end, limits, filename)
     return RunResult(ok=error is None, error=error, signature=run.signature, results=run.results,
-                     stdout=out.decode("utf-8", errors="replace"),
+                     stdout=visible(out.decode("utf-8", errors="replace")),
                      stdout_truncated=run.out_total > len(out), elapsed_ms=elapsed,
                      notes=run.end.notes, timings=run.timings)
 
@@ -261,7 +262,7 @@ class _Run:
             self.end.hello = True
             notes = h.get("notes")
             if isinstance(notes, list):
-                self.end.notes += [str(n)[:300] for n in notes]
+                self.end.notes += [visible(str(n)[:300]) for n in notes]
             facts = h.get("facts") if isinstance(h.get("facts"), dict) else {}
             if isinstance(facts.get("user_ns"), str):
                 self.user_ns = facts["user_ns"]
@@ -318,7 +319,7 @@ class _Run:
             e = h.get("error") if isinstance(h.get("error"), dict) else {}
             line = e.get("line")
             result = CallResult(index, False, error=CallError(
-                str(e.get("type", "?"))[:80], str(e.get("message", ""))[:500],
+                visible(str(e.get("type", "?"))[:80]), visible(str(e.get("message", ""))[:500]),
                 line if type(line) is int else None))
         else:
             raise FrameError("malformed call result")
@@ -336,6 +337,8 @@ def _signature(params) -> list[dict] | None:
         default = p.get("default")
         if not (default is None or type(default) in (bool, int, float, str)):
             default = str(default)[:200]
-        out.append({"name": p["name"][:100], "kind": str(p.get("kind", ""))[:40],
+        if isinstance(default, str):
+            default = visible(default)
+        out.append({"name": visible(p["name"][:100]), "kind": visible(str(p.get("kind", ""))[:40]),
                     "default": default, "has_default": p.get("has_default") is True})
     return out
