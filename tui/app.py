@@ -16,6 +16,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.session import Clock, Session, utc_now
+from tui.widgets import textual_guards
+
+textual_guards.install()  # PageUp/PageDown in a palette not yet laid out must not crash the app
 
 OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
                     "stats": ("tui.screens.stats", "StatsScreen")}
@@ -140,10 +143,48 @@ class PpoDrillApp(App):
             self.push_screen(screen)
 
     def action_help(self) -> None:
+        from textual.command import CommandPalette
+
         from tui.screens.help import HelpScreen
 
+        if isinstance(self.screen, CommandPalette):
+            # f1 is a priority key, so it also arrives while the palette is open: close the palette
+            # first, so that help speaks of the screen below and the palette never ends up under it.
+            self.pop_screen()
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(about=type(self.screen).__name__))
+
+    def action_command_palette(self) -> None:
+        """One palette at a time: Textual only looks at the top screen, so with a palette lower in
+        the stack a second one would be pushed with the same id (DuplicateIds, and the app ends)."""
+        from textual.command import CommandPalette
+
+        if any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            return
+        if self.use_command_palette:
+            self.push_screen(textual_guards.CommandPalette(id="--command-palette"))
+
+    async def on_event(self, event) -> None:
+        """Ignore a key that arrives while the app is closing (its screens already gone): Textual
+        would look for the screen's bindings and end with ScreenStackError instead of quitting."""
+        from textual import events
+        from textual.app import ScreenStackError
+
+        if isinstance(event, events.Key):
+            try:
+                self.screen
+            except ScreenStackError:
+                return
+        await super().on_event(event)
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
+        """Drop a key's action meant for a screen that is not ready: one pushed a moment ago whose
+        widgets are not mounted yet, or one already closed (keys typed quickly in a real terminal
+        arrive in between; the screen's actions would look for widgets that are not there)."""
+        screen = default_namespace if isinstance(default_namespace, Screen) else None
+        if screen is not None and (not screen.is_mounted or screen not in self.screen_stack):
+            return False
+        return await super().run_action(action, default_namespace, namespaces)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

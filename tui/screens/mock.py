@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Markdown, Static, TextArea
+from textual.widgets import ContentSwitcher, Footer, Markdown, Static, TextArea
 
 from cards import drafts
 from cards.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
@@ -26,6 +26,7 @@ from cards.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockSta
 from cards.store import StoreError
 from tui.checking import CheckRunner
 from tui.widgets.results import ResultsPanel
+from tui.widgets.textual_guards import Header
 
 TOUCH_EVERY_S = 15
 SAVE_DELAY_S = 0.4

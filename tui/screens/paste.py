@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Select, TextArea
+from textual.widgets import Footer, Input, Select, TextArea
 
 from tui.checking import CheckRunner
 from tui.widgets.results import ResultsPanel
+from tui.widgets.textual_guards import Header
 
 
 class PasteScreen(CheckRunner, Screen):
