@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from cards.progress.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
@@ -124,3 +125,26 @@ def import_data(db: sqlite3.Connection, data: dict) -> dict[str, int]:
         cur = db.execute("INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)", (key, json.dumps(value)))
         added["settings"] += cur.rowcount
     return added
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through `<path>.tmp` and a rename, so `path` is either the old file or
+    the whole new one. On any failure (a full disk, a read-only folder) the temporary file is
+    removed and the error is raised for `path` itself."""
+    import os
+
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
