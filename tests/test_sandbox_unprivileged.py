@@ -230,3 +230,31 @@ def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(tmp_pat
     assert out["clone_parent"]["kind"] is None and out["clone_parent"]["value"] == 4
     assert max(out["zombies"]) <= 4 + 3 and out["zombies_after"] == 0, out["zombies"]
     assert out["left"] == []
+
+
+def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
+    """tests/hostile/verdicts/ as an ordinary user: complex, bool, object and string results fail as
+    output-type, and printed escape sequences come back visible (see tests/test_hostile_verdicts.py)."""
+    import re
+
+    from checker.engine import check
+
+    verdicts = sorted((HOSTILE / "verdicts").glob("*.py"))
+
+    def script():
+        out = {}
+        for path in verdicts:
+            head = dict(re.findall(r"^# (drill|framework|expect): (\S+)", path.read_text(), re.M))
+            report = check(path.read_text(), head["drill"], head["framework"])
+            out[path.stem] = {"expect": head["expect"], "passed": report.passed,
+                              "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
+        return out
+
+    out = as_ordinary_user(script)
+    assert len(out) - 1 == len(verdicts)  # and "left"
+    for name, r in ((k, v) for k, v in out.items() if k != "left"):
+        assert r["passed"] is False, name
+        if r["expect"] == "output-type":
+            assert r["mistakes"] == ["output-type"], (name, r)
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", r["stdout"]), (name, r["stdout"])
+    assert "\\x1b]0;ppo-drill: PASS\\x07" in out["gae_numpy_prints_a_fake_pass"]["stdout"]
