@@ -139,3 +139,37 @@ async def test_seeded_random_keys_across_every_screen_do_not_crash_the_app():
     assert app._exception is None
     assert {"DashboardScreen", "ReviewScreen", "DrillListScreen", "HelpScreen", "CommandPalette"} <= seen
     assert len(seen) >= 7, seen
+
+
+async def test_a_screen_closed_before_it_mounted():
+    """escape right after the key that opened a screen: its mount handler finds its widgets gone."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for key in ("r", "d", "p", "s", "m", "f1"):
+            await burst(app, pilot, key, "escape", key, "escape", "escape")
+    assert app._exception is None
+
+
+async def test_only_a_closed_screens_missing_widgets_are_forgiven():
+    from textual.css.query import NoMatches
+
+    from tui.app import _from_a_closed_screen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        screen = ReviewScreen()
+        app.push_screen(screen)
+        await pilot.pause()
+        with pytest.raises(NoMatches) as open_error:
+            screen.query_one("#review-front").remove()
+            await pilot.pause()
+            screen.next_card()
+        assert not _from_a_closed_screen(app, open_error.value)  # still open: a real bug, not forgiven
+        app.pop_screen()
+        await pilot.pause()
+        with pytest.raises(NoMatches) as closed_error:
+            screen.next_card()
+        assert _from_a_closed_screen(app, closed_error.value)
+        assert not _from_a_closed_screen(app, KeyError(0))

@@ -164,6 +164,14 @@ class PpoDrillApp(App):
         if self.use_command_palette:
             self.push_screen(textual_guards.CommandPalette(id="--command-palette"))
 
+    def _handle_exception(self, error: Exception) -> None:
+        """A screen closed while one of its handlers was still pending (opened and closed by keys
+        typed faster than it mounts) finds its widgets gone: that NoMatches is dropped, since
+        nothing is on screen to update. Everything else ends the app as Textual does."""
+        if _from_a_closed_screen(self, error):
+            return
+        super()._handle_exception(error)
+
     async def on_event(self, event) -> None:
         """Ignore a key that arrives while the app is closing (its screens already gone): Textual
         would look for the screen's bindings and end with ScreenStackError instead of quitting."""
@@ -194,6 +202,29 @@ class PpoDrillApp(App):
                                 ("mock", "Mock interview"), ("stats", "Statistics"),
                                 ("help", "Keys and what each screen does")):
             yield SystemCommand(f"Open {name}", help_text, lambda n=name: self.open_screen(n))
+
+
+def _from_a_closed_screen(app: App, error: BaseException) -> bool:
+    """True when `error` is a NoMatches raised by code of one of this app's screens (or their
+    widgets) after that screen left the screen stack."""
+    from textual.css.query import NoMatches
+    from textual.dom import DOMNode
+
+    if not isinstance(error, NoMatches):
+        return False
+    owner = None
+    tb = error.__traceback__
+    while tb is not None:
+        candidate = tb.tb_frame.f_locals.get("self")
+        if isinstance(candidate, DOMNode) and type(candidate).__module__.startswith("tui."):
+            owner = candidate
+        tb = tb.tb_next
+    if owner is None:
+        return False
+    screen = owner if isinstance(owner, Screen) else getattr(owner, "_parent", None)
+    while screen is not None and not isinstance(screen, Screen):
+        screen = getattr(screen, "_parent", None)
+    return screen is not None and screen not in app.screen_stack
 
 
 def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:
