@@ -49,7 +49,15 @@ def get_drill(drill_id: str, root: Path | None = None) -> Drill:
     try:
         return catalog.by_id[drill_id]
     except KeyError:
+        spelled = _spelling(drill_id)  # policy-loss for policy_loss, fix_gae_direction for fix-gae-direction
+        for known_id, drill in catalog.by_id.items():
+            if _spelling(known_id) == spelled:
+                return drill
         raise KeyError(f"unknown drill {drill_id!r}; known drills: {', '.join(catalog.by_id)}") from None
+
+
+def _spelling(drill_id: str) -> str:
+    return str(drill_id).strip().lower().replace("-", "_")
 
 
 def common_mistakes(root: Path | None = None) -> dict[str, Mistake]:
