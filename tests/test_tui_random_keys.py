@@ -135,10 +135,11 @@ async def test_seeded_random_keys_across_every_screen_do_not_crash_the_app():
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         keys = [k for k in random_keys(seed=2026, count=160) if k != "q"]  # stay in this one app
-        await press_randomly(app, pilot, keys, on_key=each_key)
+        await press_randomly(app, pilot, keys, on_key=each_key, visit_every=2)
     assert app._exception is None
-    assert {"DashboardScreen", "ReviewScreen", "DrillListScreen", "HelpScreen", "CommandPalette"} <= seen
-    assert len(seen) >= 7, seen
+    screens = {"DashboardScreen", "ReviewScreen", "DrillListScreen", "PasteScreen", "MockScreen",
+               "StatsScreen", "HelpScreen", "WorkspaceScreen"}
+    assert len(screens & seen) >= 7, seen
 
 
 async def test_a_screen_closed_before_it_mounted():

@@ -138,11 +138,11 @@ class AppCrashed(AssertionError):
 
 
 async def press_randomly(app, pilot, keys: list[str], burst: int = 8, on_key=None,
-                         recent: list[str] | None = None) -> int:
+                         recent: list[str] | None = None, visit_every: int = 25) -> int:
     """Send `keys` to a running app (`App.run_test`) the way a fast typist or a held key does: in
     bursts of up to `burst` keys with no wait between them (races between a key and the layout it
-    depends on show up this way), then wait until the app has handled them. Every few bursts a
-    screen the keys have not reached lately is opened directly (each screen, the drill workspace
+    depends on show up this way), then wait until the app has handled them. Every `visit_every`
+    bursts the next screen of a rotation is opened directly (each screen, the drill workspace
     included, is visited). Returns how many keys were sent before the app exited on its own;
     raises `AppCrashed` (with the last keys) when it ended with an unhandled exception."""
     import asyncio
@@ -170,8 +170,8 @@ async def press_randomly(app, pilot, keys: list[str], burst: int = 8, on_key=Non
                 from app._exception
         if not app.is_running:
             return sent
-        if (start // burst) % 25 == 24 and app.session is not None:
-            name = rotation[(start // burst // 25) % len(rotation)]
+        if (start // burst) % visit_every == visit_every - 1 and app.session is not None:
+            name = rotation[(start // burst // visit_every) % len(rotation)]
             if name == "workspace":
                 from tui.screens.workspace import WorkspaceScreen
 
