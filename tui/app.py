@@ -208,12 +208,13 @@ class PpoDrillApp(App):
 
 def _from_a_closed_screen(app: App, error: BaseException) -> bool:
     """True when `error` is a NoMatches raised by code of one of this app's screens (or their
-    widgets) after that screen left the screen stack."""
+    widgets) after that screen left the screen stack, or while the app is quitting."""
     from textual.css.query import NoMatches
     from textual.dom import DOMNode
 
     if not isinstance(error, NoMatches):
         return False
+    closing = app._exit or app._closing  # quitting: every screen's widgets are being removed
     owner = None
     tb = error.__traceback__
     while tb is not None:
@@ -226,7 +227,7 @@ def _from_a_closed_screen(app: App, error: BaseException) -> bool:
     screen = owner if isinstance(owner, Screen) else getattr(owner, "_parent", None)
     while screen is not None and not isinstance(screen, Screen):
         screen = getattr(screen, "_parent", None)
-    return screen is not None and screen not in app.screen_stack
+    return screen is not None and (closing or screen not in app.screen_stack)
 
 
 def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:
