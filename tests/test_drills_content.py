@@ -50,17 +50,31 @@ SIGNATURES = {
 TORCH_ONLY = {"grad-into-old-logp", "grad-into-advantages", "grad-into-old-values"}
 REQUIRED_MISTAKES = {
     "gae": ["gae-forward-scan", "gae-done-bootstrap", "gae-done-recursion", "gae-missing-lambda",
-            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift"],
+            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift",
+            "gae-last-step-stale-bootstrap"],
     "policy_loss": ["ratio-division", "ratio-inverted", "ratio-wrong-denominator", "clip-around-zero",
                     "clip-eps-ignored", "policy-max-instead-of-min", "policy-missing-negation", "policy-no-clip",
                     "policy-clipped-only", "policy-clip-advantage", "reduction-sum", "grad-into-old-logp",
-                    "grad-into-advantages"],
+                    "grad-into-advantages", "policy-dual-clip", "policy-advantages-normalised"],
     "value_loss": ["value-min-instead-of-max", "value-clip-absolute", "value-clip-ratio-style",
                    "value-clip-around-returns", "value-missing-half", "value-no-clip", "value-abs-error",
                    "grad-into-old-values"],
     "total_loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
     "actor_loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
-                   "metrics-include-padding"],
+                   "metrics-include-padding", "actor-dual-clip", "clip-fraction-active-branch", "kl-minus-ratio-mean",
+                   "actor-advantages-normalised"],
+}
+# The token-level drills' catalogues (their own tests: tests/test_drills_llm_losses.py).
+REQUIRED_MISTAKES_LLM = {
+    "grpo_advantages": ["grpo-batch-stats", "grpo-no-eps", "grpo-sample-major", "grpo-std-in-dr-variant",
+                        "grpo-population-std", "grpo-padding-not-zeroed", "grpo-singleton-raw-score"],
+    "loss_aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
+                         "agg-sum-norm-no-batch-mean", "agg-padding-in-count"],
+    "policy_loss_full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",
+                         "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
+                         "policy-padding-nan"],
+    "explained_variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
+                           "ev-zero-variance-eps"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.
@@ -312,7 +326,11 @@ def test_unsupported_framework_is_a_clear_error(toy):
 
 def test_shipped_content_loads_in_order():
     drills = load_drills()
-    assert [d.id for d in drills] == CORE_ORDER + list(PITFALLS)
+    ids = [d.id for d in drills]
+    assert ids[:len(CORE_ORDER)] == CORE_ORDER, "the crib-sheet drills come first"
+    assert [i for i in ids if i in PITFALLS] == list(PITFALLS)
+    kinds = [d.kind for d in drills]
+    assert kinds == sorted(kinds), "core drills before pitfall drills"
     assert load_drills()[0] is drills[0], "parsing is cached"
 
 
@@ -379,7 +397,8 @@ def test_common_mistakes_and_global_ids():
     assert set(common) == COMMON_IDS
     assert all(m.folder is None and m.source("numpy") is None for m in common.values())
     everything = all_mistakes()
-    assert len(everything) == sum(len(v) for v in REQUIRED_MISTAKES.values()) + len(COMMON_IDS)
+    catalogues = {**REQUIRED_MISTAKES, **REQUIRED_MISTAKES_LLM}
+    assert len(everything) == sum(len(v) for v in catalogues.values()) + len(COMMON_IDS)
 
 
 def _deck_card_ids() -> set[str]:
@@ -782,7 +801,8 @@ def _grad_leaks(fn, inputs: dict, constants: tuple[str, ...]) -> bool:
     return any(tensors[name].grad is not None for name in constants)
 
 
-NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES if d != "actor_loss" and m not in TORCH_ONLY]
+NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES
+                    if d in ("gae", "policy_loss", "value_loss", "total_loss") and m not in TORCH_ONLY]
 
 
 @pytest.mark.parametrize("drill_id,mistake_id,fw", NUMERIC_MISTAKES)
