@@ -193,10 +193,9 @@ def cmd_export_anki(args: argparse.Namespace) -> int:
 def cmd_export_progress(args: argparse.Namespace) -> int:
     """`ppo-drill export-progress [PATH|-]`: JSON to a file (written atomically) or stdout."""
     import json
-    import os
     from pathlib import Path
 
-    from cards.progress.json_io import MAX_STORED_CODE
+    from cards.progress.json_io import MAX_STORED_CODE, write_atomically
 
     with _open() as store:
         data = store.export_json()
@@ -208,9 +207,7 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     path = Path(args.path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, text)  # no export.json.tmp is left behind on a full disk
     print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts, "
           f"{len(data['mocks'])} mock interviews and {len(data['drafts'])} saved answers to {path}",
           file=sys.stderr)

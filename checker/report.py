@@ -82,7 +82,7 @@ class Report:
             "error": self.error,
             "elapsed_ms": round(self.elapsed_ms, 1),
             "notes": list(self.notes),
-            "stdout": self.stdout,
+            "stdout": printed_for_json(self.stdout),
             "tests": self.tests,
         }
 
@@ -199,10 +199,42 @@ def render(report: Report, color: bool = False) -> str:
     if report.stdout.strip():
         lines.append("")
         lines.append("Your code printed:")
-        lines.extend("  " + ln for ln in report.stdout.rstrip().splitlines()[-10:])
+        lines.extend("  " + ln for ln in printed_lines(report.stdout))
     for note in report.notes:
         lines.append(paint(f"note: {note}", "2"))
     return "\n".join(lines)
+
+
+#: how much of what an answer printed a report shows: the last lines, each cut at a width
+PRINTED_LINES = 10
+PRINTED_WIDTH = 200
+PRINTED_JSON_CHARS = 8000
+
+
+def printed_lines(stdout: str, lines: int = PRINTED_LINES, width: int = PRINTED_WIDTH) -> list[str]:
+    """The last `lines` lines an answer printed, each cut at `width` characters, control characters
+    shown as escapes (so printed escape sequences cannot redraw the verdict), with a first line
+    saying how many earlier lines are not shown."""
+    from checker.sandbox.text import visible
+
+    all_lines = visible(stdout).rstrip().splitlines()
+    shown = [ln if len(ln) <= width else ln[:width] + f"… ({len(ln) - width} more characters)"
+             for ln in all_lines[-lines:]]
+    if len(all_lines) > lines:
+        shown.insert(0, f"… ({len(all_lines) - lines} earlier lines not shown)")
+    return shown
+
+
+def printed_for_json(stdout: str, limit: int = PRINTED_JSON_CHARS) -> str:
+    """What an answer printed, for JSON consumers: control characters shown as escapes, at most
+    `limit` characters (the end, as the text report shows the last lines; a first line says how
+    much was cut)."""
+    from checker.sandbox.text import visible
+
+    text = visible(stdout)
+    if len(text) <= limit:
+        return text
+    return f"… ({len(text) - limit} earlier characters not shown)\n" + text[-limit:]
 
 
 def _wrap(text: str, indent: str, subsequent: str | None = None, width: int = 100) -> list[str]:

@@ -94,7 +94,7 @@ def test_unsupported_values_come_back_opaque():
     assert thing.repr_text == "Thing()" and thing.type_name.endswith("Thing")
     assert isinstance(bad, Opaque) and "failing repr" in bad.repr_text
     assert isinstance(keyed, Opaque) and keyed.type_name == "dict"
-    assert isinstance(objs, Opaque) and objs.type_name == "numpy.ndarray"
+    assert isinstance(objs, Opaque) and objs.type_name == "numpy array of dtype object"
     assert isinstance(big, Opaque) and big.type_name == "int"
     assert isinstance(gen, Opaque) and gen.type_name == "generator"
 

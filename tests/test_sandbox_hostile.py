@@ -113,13 +113,14 @@ def run_hostile(name: str, *args, limits: Limits = ROOMY):
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
 def test_corpus_is_contained_with_the_right_kind(path, tmp_path):
     args = {
+        "close_descriptor_then_open": ([__file__, str(tmp_path), str(tmp_path / "no.sock")],),
         "write_files": ([str(tmp_path / "w.txt")],),
         "open_socket": (9,),
         "pickle_payload": (str(tmp_path / "marker"),),
         "forged_frame": (str(tmp_path / "marker"),),
     }.get(path.stem, ())
     limits = {"cpu_burn_ignoring_sigxcpu": Limits(wall_s=5, cpu_s=1, memory_mb=512),
-              "deep_c_recursion": Limits(wall_s=5, memory_mb=512),
+              "deep_c_recursion": Limits(wall_s=30, memory_mb=512),
               "memory_torch_growth": Limits(wall_s=5, memory_mb=256)}.get(
                   path.stem, FAST if expected_kind(path) == "timeout" else ROOMY)
     handlers = signal.getsignal(signal.SIGCHLD), signal.getsignal(signal.SIGINT)
@@ -347,3 +348,77 @@ def test_a_new_checker_clears_up_what_a_dead_one_left():
                 os.waitpid(pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
+
+
+def test_the_kernel_is_not_asked_to_signal_the_checker():
+    """F_SETOWN / F_SETOWN_EX / FIOSETOWN + F_SETSIG(SIGKILL) + O_ASYNC on the inherited output pipe
+    would have the kernel SIGKILL the checker when it reads (as an ordinary user nothing else stops
+    it: see test_sandbox_unprivileged.py). Setting the owner or the signal is refused."""
+    result = run_hostile("signal_owner_sigkill.py")
+    assert result.ok, result.error
+    outcomes = result.results[0].value
+    assert {k: outcomes[k] for k in ("F_SETOWN", "F_SETOWN_EX", "FIOSETOWN", "F_SETSIG")} == dict.fromkeys(
+        ("F_SETOWN", "F_SETOWN_EX", "FIOSETOWN", "F_SETSIG"), "PermissionError"), outcomes
+    os.kill(os.getpid(), 0)  # still here
+    assert_clean_and_next_check_works()
+
+
+def unix_server(path: Path) -> socket.socket:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    os.chmod(path, 0o777)
+    server.listen(1)
+    server.setblocking(False)
+    return server
+
+
+def test_closing_a_descriptor_opens_no_file_module_socket_or_program(tmp_path):
+    """os.close(0) frees a descriptor below RLIMIT_NOFILE; the filter still refuses every open,
+    import of an unloaded module, unix-socket connect and exec."""
+    tmp_path.chmod(0o755)
+    secret = tmp_path / "solution.py"
+    secret.write_text("the model solution")
+    secret.chmod(0o644)
+    server = unix_server(tmp_path / "bus.sock")
+    try:
+        result = run_hostile("close_descriptor_then_open.py", [str(secret), str(tmp_path), str(tmp_path / "bus.sock")])
+        assert result.ok, (result.error, result.stdout)
+        outcomes = result.results[0].value
+        assert outcomes == {"read": "OSError", "listdir": "OSError", "import": "OSError",
+                            "unix": "PermissionError", "exec": "PermissionError"}, outcomes
+        assert "model solution" not in result.stdout
+        with pytest.raises(BlockingIOError):
+            server.accept()
+    finally:
+        server.close()
+    assert_clean_and_next_check_works()
+
+
+def test_clone_cannot_make_namespaces():
+    result = run_hostile("clone_namespaces.py")
+    assert result.ok, result.error
+    assert result.results[0].value == [["refused", 1], ["refused", 1], ["refused", 1], ["refused", 38]]
+
+
+def test_clone_parent_children_do_not_pile_up_as_zombies():
+    """CLONE_PARENT makes the answer's processes children of the checker; each run reaps what the
+    previous ones left, so the zombies stay at about one run's worth, and none after a blocking reap."""
+    counts = []
+    for _ in range(5):
+        result = run_hostile("clone_parent_zombies.py")
+        assert result.ok and result.results[0].value == 4, result.error
+        counts.append(len(unreaped_children()))
+    assert max(counts) <= 4 + 3, counts  # one run's four, its child and what is still dying
+    assert_clean_and_next_check_works()
+
+
+def test_a_thread_count_set_by_the_answer_is_kept_or_named():
+    """torch.set_num_threads(64) is accepted and ignored, so a right answer passes; reaching past it
+    to the C function makes libgomp end the process, and the report says so rather than blaming os._exit."""
+    assert run_hostile("more_threads.py").ok
+    source = (HOSTILE / "more_threads.py").read_text().replace("torch.set_num_threads", "torch._C.set_num_threads")
+    result = run_candidate(source, "answer", [Call((np.arange(4.0),))], limits=ROOMY)
+    if result.ok:
+        pytest.skip("this machine let libgomp start its threads")
+    assert result.error.kind == "crash" and "threads" in result.error.message, result.error
+    assert "os._exit" not in result.error.message

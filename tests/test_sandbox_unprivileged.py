@@ -10,6 +10,7 @@ import json
 import os
 import select
 import signal
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -89,7 +90,7 @@ def _hostile(name, *args):
     r = run_candidate((HOSTILE / f"{name}.py").read_text(), "answer", [Call(args or (np.arange(3.0),))],
                       filename=f"{name}.py", limits=Limits(wall_s=wall_s, memory_mb=512))
     return {"kind": r.error.kind if r.error else None, "notes": r.notes,
-            "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str, list))
+            "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str, list, dict))
             else None}
 
 
@@ -165,3 +166,95 @@ def test_hostile_answers_are_contained_without_root(dumpable):
     assert out["print_flood"]["kind"] == "output"
     assert out["segfault"]["kind"] == "crash"
     assert out["left"] == []  # the setsid grandchild and the fork bomb were swept
+
+
+def _zombie_children() -> int:
+    me = os.getpid()
+    count = 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            count += fields[0] == "Z" and int(fields[1]) == me
+    return count
+
+
+def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(tmp_path):
+    """What an ordinary user's answer could reach before: the kernel signalling the checker for it
+    (F_SETOWN + F_SETSIG(SIGKILL) + O_ASYNC), a 0600 file and a 0600 unix socket of the same user
+    after os.close(0), new namespaces through a raw clone(), and zombies made with CLONE_PARENT."""
+    tmp_path.chmod(0o755)
+    secret = tmp_path / "id_ed25519"
+    secret.write_text("a private key")
+    secret.chmod(0o600)
+    sock_path = tmp_path / "agent.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(sock_path))
+    server.listen(1)
+    server.setblocking(False)
+    for path in (tmp_path, secret, sock_path):
+        os.chown(path, USER_UID, USER_UID)
+    sock_path.chmod(0o600)
+
+    def script():
+        out = {name: _hostile(name, *args) for name, args in [
+            ("signal_owner_sigkill", ()), ("clone_namespaces", ()),
+            ("close_descriptor_then_open", ([str(secret), str(tmp_path), str(sock_path)],)),
+            ("more_threads", ())]}
+        out["zombies"] = []
+        for _ in range(4):
+            out["clone_parent"] = _hostile("clone_parent_zombies")
+            out["zombies"].append(_zombie_children())
+        reap_finished(block=True)
+        out["zombies_after"] = _zombie_children()
+        return out
+
+    try:
+        out = as_ordinary_user(script)  # a SIGKILLed checker would send no report at all
+        with pytest.raises(BlockingIOError):
+            server.accept()
+    finally:
+        server.close()
+    if out["clone_namespaces"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["clone_namespaces"]["notes"][0])
+    owner = out["signal_owner_sigkill"]
+    assert owner["kind"] is None and owner["value"]["F_SETOWN"] == owner["value"]["F_SETSIG"] == "PermissionError"
+    assert owner["value"]["F_SETOWN_EX"] == owner["value"]["FIOSETOWN"] == "PermissionError"
+    assert out["close_descriptor_then_open"]["value"] == {
+        "read": "OSError", "listdir": "OSError", "import": "OSError", "unix": "PermissionError",
+        "exec": "PermissionError"}
+    assert out["clone_namespaces"]["value"] == [["refused", 1], ["refused", 1], ["refused", 1], ["refused", 38]]
+    assert out["more_threads"]["kind"] is None
+    assert out["clone_parent"]["kind"] is None and out["clone_parent"]["value"] == 4
+    assert max(out["zombies"]) <= 4 + 3 and out["zombies_after"] == 0, out["zombies"]
+    assert out["left"] == []
+
+
+def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
+    """tests/hostile/verdicts/ as an ordinary user: complex, bool, object and string results fail as
+    output-type, and printed escape sequences come back visible (see tests/test_hostile_verdicts.py)."""
+    import re
+
+    from checker.engine import check
+
+    verdicts = sorted((HOSTILE / "verdicts").glob("*.py"))
+
+    def script():
+        out = {}
+        for path in verdicts:
+            head = dict(re.findall(r"^# (drill|framework|expect): (\S+)", path.read_text(), re.M))
+            report = check(path.read_text(), head["drill"], head["framework"])
+            out[path.stem] = {"expect": head["expect"], "passed": report.passed,
+                              "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
+        return out
+
+    out = as_ordinary_user(script)
+    assert len(out) - 1 == len(verdicts)  # and "left"
+    for name, r in ((k, v) for k, v in out.items() if k != "left"):
+        assert r["passed"] is False, name
+        if r["expect"] == "output-type":
+            assert r["mistakes"] == ["output-type"], (name, r)
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", r["stdout"]), (name, r["stdout"])
+    assert "\\x1b]0;ppo-drill: PASS\\x07" in out["gae_numpy_prints_a_fake_pass"]["stdout"]

@@ -17,6 +17,9 @@ from textual.screen import Screen
 
 from tui.palette import DrillCommands
 from tui.session import Clock, Session, utc_now
+from tui.widgets import textual_guards
+
+textual_guards.install()  # PageUp/PageDown in a palette not yet laid out must not crash the app
 
 OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
                     "stats": ("tui.screens.stats", "StatsScreen")}
@@ -142,10 +145,56 @@ class PpoDrillApp(App):
             self.push_screen(screen)
 
     def action_help(self) -> None:
+        from textual.command import CommandPalette
+
         from tui.screens.help import HelpScreen
 
+        if isinstance(self.screen, CommandPalette):
+            # f1 is a priority key, so it also arrives while the palette is open: close the palette
+            # first, so that help speaks of the screen below and the palette never ends up under it.
+            self.pop_screen()
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(about=type(self.screen).__name__))
+
+    def action_command_palette(self) -> None:
+        """One palette at a time: Textual only looks at the top screen, so with a palette lower in
+        the stack a second one would be pushed with the same id (DuplicateIds, and the app ends)."""
+        from textual.command import CommandPalette
+
+        if any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            return
+        if self.use_command_palette:
+            self.push_screen(textual_guards.CommandPalette(id="--command-palette"))
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A screen closed while one of its handlers was still pending (opened and closed by keys
+        typed faster than it mounts) finds its widgets gone: that NoMatches is dropped, since
+        nothing is on screen to update. Everything else ends the app as Textual does."""
+        if _from_a_closed_screen(self, error):
+            return
+        super()._handle_exception(error)
+
+    async def on_event(self, event) -> None:
+        """Ignore a key that arrives while the app is closing (its screens already gone): Textual
+        would look for the screen's bindings and end with ScreenStackError instead of quitting."""
+        from textual import events
+        from textual.app import ScreenStackError
+
+        if isinstance(event, events.Key):
+            try:
+                self.screen
+            except ScreenStackError:
+                return
+        await super().on_event(event)
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
+        """Drop a key's action meant for a screen that is not ready: one pushed a moment ago whose
+        widgets are not mounted yet, or one already closed (keys typed quickly in a real terminal
+        arrive in between; the screen's actions would look for widgets that are not there)."""
+        screen = default_namespace if isinstance(default_namespace, Screen) else None
+        if screen is not None and (not screen.is_mounted or screen not in self.screen_stack):
+            return False
+        return await super().run_action(action, default_namespace, namespaces)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -172,6 +221,30 @@ class PpoDrillApp(App):
 
         if self.session is not None:
             self.push_screen(PlanSettingsScreen())
+
+
+def _from_a_closed_screen(app: App, error: BaseException) -> bool:
+    """True when `error` is a NoMatches raised by code of one of this app's screens (or their
+    widgets) after that screen left the screen stack, or while the app is quitting."""
+    from textual.css.query import NoMatches
+    from textual.dom import DOMNode
+
+    if not isinstance(error, NoMatches):
+        return False
+    closing = app._exit or app._closing  # quitting: every screen's widgets are being removed
+    owner = None
+    tb = error.__traceback__
+    while tb is not None:
+        candidate = tb.tb_frame.f_locals.get("self")
+        if isinstance(candidate, DOMNode) and type(candidate).__module__.startswith("tui."):
+            owner = candidate
+        tb = tb.tb_next
+    if owner is None:
+        return False
+    screen = owner if isinstance(owner, Screen) else getattr(owner, "_parent", None)
+    while screen is not None and not isinstance(screen, Screen):
+        screen = getattr(screen, "_parent", None)
+    return screen is not None and (closing or screen not in app.screen_stack)
 
 
 def run(args=None, initial_screen: Callable[[], Screen] | None = None) -> int:

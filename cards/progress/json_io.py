@@ -14,6 +14,7 @@ import json
 import math
 import sqlite3
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from cards.progress.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
@@ -325,3 +326,26 @@ def import_drafts(root, data: dict, known_drills: set[str], skipped: list[str]) 
         except BadRow as exc:
             skipped.append(f"drafts[{index}]: {exc}")
     return written
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through `<path>.tmp` and a rename, so `path` is either the old file or
+    the whole new one. On any failure (a full disk, a read-only folder) the temporary file is
+    removed and the error is raised for `path` itself."""
+    import os
+
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from cards.progress import json_io
+from cards.progress.faults import describe_fault, is_damage, kind_of
+from cards.progress.header import peek
 from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
 __all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock", "ImportResult",
@@ -98,7 +100,8 @@ def _check_file(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise StoreError(f"cannot read progress database {path}: {exc.strerror or exc}") from exc
+        raise StoreError(describe_fault(path, exc, "read")
+                         or f"cannot read progress database {path}: {exc.strerror or exc}") from exc
     if head != _SQLITE_MAGIC:
         raise StoreError(
             f"{path} is not a ppo-drill progress database (it is not an SQLite file). "
@@ -120,25 +123,68 @@ class ProgressStore:
         self._gen = 0
         self._lock = threading.RLock()  # the app's worker threads share one connection
         _check_file(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._refuse_by_header()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(describe_fault(self.path.parent / ".", exc, "created")
+                             or f"cannot create {self.path.parent}: {exc.strerror or exc}") from exc
         try:
             db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
                                  check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open progress database {self.path}: {exc}") from exc
+            raise self._fault(exc, "opened") from exc
         self._db = db
         try:
             self._inspect(check)
+            db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
+            db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.Error as exc:
+            db.close()
+            raise self._fault(exc, "opened") from exc
         except BaseException:
             db.close()
             raise
-        db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
-        db.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
 
     # -- opening -----------------------------------------------------------------------------
+
+    def _damaged(self, why: object) -> StoreError:
+        return StoreError(
+            f"{self.path} is damaged and cannot be used ({why}). It was left untouched: "
+            f"move it aside, restore a backup or import an `export-progress` file into a "
+            f"fresh data folder, and run again."
+        )
+
+    def _fault(self, exc: BaseException, doing: str) -> StoreError:
+        """A full disk, a read-only file system or a permission problem, told apart from damage."""
+        if is_damage(exc):
+            return self._damaged(exc)
+        return StoreError(describe_fault(self.path, exc, doing)
+                          or f"progress database {self.path} could not be {doing}: {exc}")
+
+    def _refuse_by_header(self) -> None:
+        """Refuse a newer or foreign file before SQLite opens it: closing a connection would
+        checkpoint and delete its -wal file, so "left untouched" would not be true."""
+        head = peek(self.path) if self.path.exists() else None
+        if head is None:
+            return
+        if head.application_id not in (0, APPLICATION_ID):
+            raise StoreError(
+                f"{self.path} is an SQLite database from another program, not ppo-drill progress. "
+                f"It was left untouched: move it aside or choose another --data-dir."
+            )
+        if head.user_version > SCHEMA_VERSION:
+            raise self._newer(head.user_version)
+
+    def _newer(self, version: int) -> StoreError:
+        return StoreError(
+            f"{self.path} was written by a newer ppo-drill (schema version {version}; this "
+            f"version knows up to {SCHEMA_VERSION}). It was left untouched: upgrade ppo-drill "
+            f"to use it."
+        )
 
     def _inspect(self, check: bool) -> None:
         """Read-only checks: corrupt, foreign or newer files raise before any write."""
@@ -148,27 +194,20 @@ class ProgressStore:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if check:
-                problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
-                if problems != ["ok"]:
-                    raise sqlite3.DatabaseError("; ".join(problems))
+            problems = [r[0] for r in db.execute("PRAGMA quick_check(5)")] if check else ["ok"]
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path} is damaged and cannot be used ({exc}). It was left untouched: "
-                f"move it aside, restore a backup or import an `export-progress` file into a "
-                f"fresh data folder, and run again."
-            ) from exc
+            if is_damage(exc) or kind_of(self.path, exc) in (None, "damaged"):
+                raise self._damaged(exc) from exc
+            raise self._fault(exc, "opened") from exc
+        if problems != ["ok"]:
+            raise self._damaged("; ".join(problems))
         if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables > 0):
             raise StoreError(
                 f"{self.path} is an SQLite database from another program, not ppo-drill progress. "
                 f"It was left untouched: move it aside or choose another --data-dir."
             )
         if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer ppo-drill (schema version {version}; this "
-                f"version knows up to {SCHEMA_VERSION}). It was left untouched: upgrade ppo-drill "
-                f"to use it."
-            )
+            raise self._newer(version)
 
     def _migrate(self) -> None:
         """Apply pending migrations, each in its own transaction with its version bump.
@@ -231,8 +270,11 @@ class ProgressStore:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise StoreError(f"cannot write to {self.path}: {exc}. Nothing was lost; "
-                                 f"try again (is another program holding it?).") from exc
+                reason = describe_fault(self.path, exc, "written")
+                if reason is None or kind_of(self.path, exc) == "busy":
+                    raise StoreError(f"cannot write to {self.path}: {exc}. Nothing was lost; "
+                                     f"try again (is another program holding it?).") from exc
+                raise StoreError(f"{reason} This change was not saved.") from exc
             self._depth = 1
             try:
                 yield self._db
@@ -242,8 +284,8 @@ class ProgressStore:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise StoreError(f"cannot write to {self.path}: {exc}. This change was not "
-                                     f"saved; earlier progress is safe.") from exc
+                    reason = describe_fault(self.path, exc, "written") or f"cannot write to {self.path}: {exc}."
+                    raise StoreError(f"{reason} This change was not saved; earlier progress is safe.") from exc
                 raise
             self._depth = 0
             self._gen += 1

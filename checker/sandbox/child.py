@@ -37,7 +37,7 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         notes, facts = isolate_child(result_w, output_w, parent_pid, limits)
         torch = sys.modules.get("torch")
         if torch is not None:
-            torch.set_num_threads(1)
+            _keep_one_thread(torch)
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
@@ -54,6 +54,28 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
             code = 2
     finally:
         os._exit(code)
+
+
+def _keep_one_thread(torch) -> None:
+    """One torch thread, and `torch.set_num_threads(n)` from the answer leaves it so.
+
+    The sandbox caps the processes (threads count) the answer may start, and in a pid namespace no
+    thread can start at all; libgomp asked for 64 threads would end the process ("Thread creation
+    failed"), failing a right answer for a reason that has nothing to do with it. The answer's
+    results do not depend on the thread count, so its request is accepted and ignored.
+    """
+    torch.set_num_threads(1)
+
+    def set_num_threads(n: int) -> None:
+        """Accepted and ignored: the checker runs every answer on one thread."""
+        int(n)
+
+    def set_num_interop_threads(n: int) -> None:
+        """Accepted and ignored: the checker runs every answer on one thread."""
+        int(n)
+
+    torch.set_num_threads = set_num_threads
+    torch.set_num_interop_threads = set_num_interop_threads
 
 
 def _send(header: dict, blobs=None) -> None:

@@ -10,6 +10,7 @@ import signal
 from dataclasses import dataclass, field
 
 from checker.sandbox.model import ERROR_KINDS, Limits, SandboxError
+from checker.sandbox.text import visible
 
 _SIGNAL_WORDS = {
     signal.SIGSEGV: "a segmentation fault (SIGSEGV)",
@@ -18,6 +19,10 @@ _SIGNAL_WORDS = {
     signal.SIGFPE: "a floating-point exception (SIGFPE)",
     signal.SIGILL: "an illegal instruction (SIGILL)",
 }
+
+
+#: what OpenMP and OpenBLAS print just before they end a process that could not start a thread
+_THREAD_FAILURES = (b"libgomp: Thread creation failed", b"pthread_create failed", b"Thread creation failed")
 
 
 @dataclass
@@ -31,6 +36,7 @@ class Ending:
     loaded: bool = False               # the signature frame arrived (module imported, function found)
     status: int | None = None          # waitpid status
     cpu_s: float = 0.0                 # child's user+system CPU time
+    output: bytes = b""                # what the child printed (the kept part)
     notes: list[str] = field(default_factory=list)
 
 
@@ -41,8 +47,9 @@ def _where(end: Ending) -> str:
 
 
 def _clip(text, limit: int = 300) -> str:
+    """Untrusted text from the child's error frame, cut to `limit` and made safe to show."""
     text = str(text) if text is not None else ""
-    return text if len(text) <= limit else text[:limit] + "..."
+    return visible(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _line(v) -> int | None:
@@ -170,6 +177,13 @@ def _from_status(end: Ending, limits: Limits) -> SandboxError:
                             "This happens with ctypes, unsafe native code or recursion deep enough to "
                             "overflow the C stack.", call_index=index)
     code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
+    threads = next((m for m in _THREAD_FAILURES if m in end.output), None)
+    if threads is not None:
+        return SandboxError("crash", f"A library your code called could not start its threads{_where(end)} "
+                            f"(it printed \"{threads.decode()}\") and ended the process. The sandbox runs "
+                            "every answer on one thread and caps the processes it may start; remove "
+                            "what sets a thread count (torch._C.set_num_threads, threadpoolctl) "
+                            "from your code.", call_index=index)
     how = f"with exit status {code}" if code is not None else "unexpectedly"
     return SandboxError("crash", f"Your code ended the process {how}{_where(end)} before returning a "
                         "result (os._exit, or closing the sandbox's pipe?). A function must return.",

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from checker.sandbox.model import Opaque, ReturnedArray
+from checker.sandbox.text import visible
 
 MAGIC = b"PDSB"
 _PREFIX = struct.Struct("<4sIQ")
@@ -107,7 +108,7 @@ class Encoder:
         arr = np.asarray(value)
         name = arr.dtype.name
         if name not in ALLOWED_DTYPES or arr.dtype.byteorder not in ("=", "|"):
-            return _opaque(value)
+            return _opaque(value, label=f"numpy {'array' if origin == 'numpy' else 'scalar'} of dtype {arr.dtype}")
         off, n = self._blob(arr.tobytes())  # C order whatever the strides
         return {"t": "array", "origin": origin, "dtype": name, "source_dtype": name,
                 "shape": list(arr.shape), "off": off, "n": n}
@@ -146,11 +147,11 @@ def _float_text(x: float):
     return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
 
 
-def _opaque(value: Any, why: str = "") -> dict:
+def _opaque(value: Any, why: str = "", label: str | None = None) -> dict:
     cls = type(value)
     module = getattr(cls, "__module__", "") or ""
     name = getattr(cls, "__qualname__", None) or getattr(cls, "__name__", "?")
-    type_name = name if module in ("builtins", "", "__answer__") else f"{module}.{name}"
+    type_name = label or (name if module in ("builtins", "", "__answer__") else f"{module}.{name}")
     try:
         text = repr(value)
     except BaseException:  # noqa: BLE001 - a hostile __repr__ may raise anything
@@ -246,7 +247,8 @@ def decode_value(node: Any, blob: bytes, depth: int = 0) -> Any:
     if tag == "array":
         return _decode_array(node, blob)
     if tag == "opaque":
-        return Opaque(str(_typed(node.get("type"), str))[:200], str(_typed(node.get("repr"), str))[:1000])
+        return Opaque(visible(str(_typed(node.get("type"), str))[:200]),
+                      visible(str(_typed(node.get("repr"), str))[:1000]))
     raise FrameError(f"unknown value tag {tag!r}")
 
 
@@ -277,5 +279,5 @@ def _decode_array(node: dict, blob: bytes) -> ReturnedArray:
     if not isinstance(source_dtype, str) or not (grad_fn is None or isinstance(grad_fn, str)):
         raise FrameError("malformed array labels")
     data = np.frombuffer(bytearray(blob[off:off + n]), dtype=dtype).reshape(shape)
-    return ReturnedArray(data, origin, source_dtype[:64], bool(node.get("requires_grad", False)),
-                         None if grad_fn is None else grad_fn[:100])
+    return ReturnedArray(data, origin, visible(source_dtype[:64]), bool(node.get("requires_grad", False)),
+                         None if grad_fn is None else visible(grad_fn[:100]))

@@ -16,10 +16,11 @@ import time
 from checker.sandbox.child import child_main
 from checker.sandbox.classify import Ending, classify
 from checker.sandbox.frames import FrameError, FrameReader, ResultTooLarge, decode_value
-from checker.sandbox.isolation import sandbox_uid
+from checker.sandbox.isolation import SANDBOX_UID_BASE, sandbox_uid
 from checker.sandbox.model import Call, CallError, CallResult, Limits, RunResult
 from checker.sandbox.parent import prepare_parent
 from checker.sandbox.sweep import is_pid_ns_init, kill_tree
+from checker.sandbox.text import visible
 
 _READ_CHUNK = 1 << 16
 _unreaped: set[int] = set()
@@ -70,10 +71,11 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
         run.timings["cleanup_ms"] = (time.perf_counter() - t_kill) * 1e3
     elapsed = (time.perf_counter() - t0) * 1e3
     run.timings["total_ms"] = elapsed
-    error = classify(run.end, limits, filename)
     out = bytes(run.stdout)
+    run.end.output = out
+    error = classify(run.end, limits, filename)
     return RunResult(ok=error is None, error=error, signature=run.signature, results=run.results,
-                     stdout=out.decode("utf-8", errors="replace"),
+                     stdout=visible(out.decode("utf-8", errors="replace")),
                      stdout_truncated=run.out_total > len(out), elapsed_ms=elapsed,
                      notes=run.end.notes, timings=run.timings)
 
@@ -92,7 +94,75 @@ def reap_finished(block: bool = False) -> int:
             done = pid
         if done:
             _unreaped.discard(pid)
+    _reap_strays(block)
     return len(_unreaped)
+
+
+def _reap_strays(block: bool) -> None:
+    """Reap processes an answer made this process's children (clone with CLONE_PARENT): killed with
+    the rest of the run, they would otherwise stay zombies of the checker worker for good.
+
+    Only sandbox processes are reaped (as root: a sandbox uid; as an ordinary user: a process in a
+    nested pid namespace, which only a sandbox makes), so a caller's own children are left to it.
+    Without `block`, zombies are peeked at with WNOWAIT, one syscall when there are none; `block`
+    also finds the ones still dying in /proc and waits for them.
+    """
+    while True:
+        try:
+            info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            info = None
+        if info is None or not _is_sandbox_process(info.si_pid, info.si_uid):
+            break
+        try:
+            os.waitpid(info.si_pid, 0)  # a zombie: returns at once
+        except ChildProcessError:
+            pass
+    if block:
+        me = os.getpid()
+        for pid in _children_of(me):
+            if _is_sandbox_process(pid, _uid_of(pid)):
+                try:
+                    os.waitpid(pid, 0)
+                except ChildProcessError:
+                    pass
+
+
+def _children_of(parent: int) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat[stat.rfind(b")") + 2:].split()[1]) == parent:
+                found.append(int(name))
+    return found
+
+
+def _uid_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Uid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _is_sandbox_process(pid: int, uid: int | None) -> bool:
+    if pid in _unreaped:
+        return True
+    if uid is not None and SANDBOX_UID_BASE <= uid < SANDBOX_UID_BASE + (1 << 22):
+        return True
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            return any(line.startswith(b"NSpid:") and len(line.split()) > 2 for line in f)
+    except OSError:
+        return False
 
 
 def _reap(pid: int) -> tuple[int | None, float]:
@@ -196,7 +266,7 @@ class _Run:
             self.end.hello = True
             notes = h.get("notes")
             if isinstance(notes, list):
-                self.end.notes += [str(n)[:300] for n in notes]
+                self.end.notes += [visible(str(n)[:300]) for n in notes]
             facts = h.get("facts") if isinstance(h.get("facts"), dict) else {}
             if isinstance(facts.get("user_ns"), str):
                 self.user_ns = facts["user_ns"]
@@ -253,7 +323,7 @@ class _Run:
             e = h.get("error") if isinstance(h.get("error"), dict) else {}
             line = e.get("line")
             result = CallResult(index, False, error=CallError(
-                str(e.get("type", "?"))[:80], str(e.get("message", ""))[:500],
+                visible(str(e.get("type", "?"))[:80]), visible(str(e.get("message", ""))[:500]),
                 line if type(line) is int else None))
         else:
             raise FrameError("malformed call result")
@@ -271,6 +341,8 @@ def _signature(params) -> list[dict] | None:
         default = p.get("default")
         if not (default is None or type(default) in (bool, int, float, str)):
             default = str(default)[:200]
-        out.append({"name": p["name"][:100], "kind": str(p.get("kind", ""))[:40],
+        if isinstance(default, str):
+            default = visible(default)
+        out.append({"name": visible(p["name"][:100]), "kind": visible(str(p.get("kind", ""))[:40]),
                     "default": default, "has_default": p.get("has_default") is True})
     return out

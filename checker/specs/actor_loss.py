@@ -183,11 +183,7 @@ class ActorLossSpec(LossSpec):
             raise OutputProblem("output-type", f"metrics must have the keys {', '.join(METRICS)}; "
                                                f"yours lacks {', '.join(missing)}")
         for k in METRICS:
-            v = metrics[k]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) and not (hasattr(v, "shape") and v.shape == ()):
-                raise OutputProblem("output-type", f"metrics[{k!r}] must be a number (a float, an int or a 0-d "
-                                                   f"tensor); yours is {describe(v)}")
-            out[k] = np.asarray(float(np.asarray(v))) if not isinstance(v, (int, float)) else np.asarray(float(v))
+            out[k] = self.number(metrics[k], f"metrics[{k!r}]")
         return out
 
     def checks(self) -> list[Check]:

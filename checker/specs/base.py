@@ -275,6 +275,37 @@ class DrillSpec:
 
     # ---- shared helpers for subclasses --------------------------------------------------------
     @staticmethod
+    def real(value: ReturnedArray, what: str) -> None:
+        """Refuse an array whose dtype is not a real number where a float is asked.
+
+        Converting a complex result to float64 silently drops its imaginary part (NumPy only warns),
+        so `np.complex128(loss + 1e6j)` would compare equal to the right loss; a bool has no
+        magnitude to compare. Either is an output-type failure, whatever its values. Integers are
+        real numbers and compare exactly, so they are left to the value checks.
+        """
+        kind = value.dtype.kind
+        if kind == "c" or "complex" in value.source_dtype:
+            raise OutputProblem("output-type", f"{what} must be real floats; yours is {describe(value)}, "
+                                               "a complex dtype (the checker does not drop the imaginary part)")
+        if kind == "b" or "bool" in value.source_dtype:
+            raise OutputProblem("output-type", f"{what} must be floats; yours is {describe(value)}, "
+                                               "booleans")
+        if kind not in "fiu":
+            raise OutputProblem("output-type", f"{what} must be floats; yours is {describe(value)}")
+
+    @staticmethod
+    def number(value: Any, what: str) -> np.ndarray:
+        """A real number reported as a metric: a float, an int, or a 0-d real array or tensor."""
+        if isinstance(value, bool) or not isinstance(value, (int, float, ReturnedArray)) or (
+                isinstance(value, ReturnedArray) and value.shape != ()):
+            raise OutputProblem("output-type", f"{what} must be a number (a float, an int or a 0-d "
+                                               f"tensor); yours is {describe(value)}")
+        if isinstance(value, ReturnedArray):
+            DrillSpec.real(value, what)
+            return np.asarray(value.plain(), dtype=np.float64)
+        return np.asarray(float(value))
+
+    @staticmethod
     def scalar(value: Any, framework: str, what: str = "the loss") -> np.ndarray:
         """A scalar loss: NumPy may return a float or a 0-d array; PyTorch must return a 0-d tensor."""
         if framework == "torch":
@@ -284,6 +315,7 @@ class DrillSpec:
             if value.shape != ():
                 raise OutputProblem("output-shape", f"{what} must be a scalar (0-d) tensor; yours has shape "
                                                     f"{tuple(value.shape)} — reduce it with .mean()")
+            DrillSpec.real(value, what)
             return np.asarray(value.plain(), dtype=np.float64)
         if isinstance(value, bool) or not isinstance(value, (int, float, ReturnedArray)):
             raise OutputProblem("output-type", f"{what} must be a float or a 0-d NumPy array; yours returned "
@@ -295,6 +327,7 @@ class DrillSpec:
             if value.shape != ():
                 raise OutputProblem("output-shape", f"{what} must be a scalar; yours has shape "
                                                     f"{tuple(value.shape)} — reduce it with .mean()")
+            DrillSpec.real(value, what)
             return np.asarray(value.plain(), dtype=np.float64)
         return np.asarray(float(value))
 
@@ -302,8 +335,9 @@ class DrillSpec:
     def array(value: Any, framework: str, shape: tuple, what: str) -> np.ndarray:
         want = "torch tensor" if framework == "torch" else "NumPy array"
         if not isinstance(value, ReturnedArray) or (value.is_torch != (framework == "torch")):
-            raise OutputProblem("output-type", f"{what} must be a {want}; yours is {describe(value)}")
+            raise OutputProblem("output-type", f"{what} must be a {want} of floats; yours is {describe(value)}")
         if tuple(value.shape) != tuple(shape):
             raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)} like the rewards; "
                                                 f"yours has shape {tuple(value.shape)}")
+        DrillSpec.real(value, what)
         return np.asarray(value.plain(), dtype=np.float64)

@@ -20,12 +20,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
 from tui.widgets.plan_panel import PlanPanel
 from tui.summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses, format_seconds,
                          streak, streak_before, weakest_topics)
+from tui.widgets.textual_guards import Header
 
 
 @dataclass

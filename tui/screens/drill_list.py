@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Select, Static
+from textual.widgets import DataTable, Footer, Select, Static
 
 from tui.summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
+from tui.widgets.textual_guards import Header
 
 FILTERS = ("topic", "difficulty", "framework", "status")
 

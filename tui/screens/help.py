@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 
 from tui.widgets.markdown_text import MarkdownText
+from tui.widgets.textual_guards import Header
 
 INTRO = """\
 # ppo-drill

@@ -27,7 +27,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static, TextArea
+from textual.widgets import ContentSwitcher, Footer, Static, TextArea
 
 from cards.plan.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
                              format_scorecard, plan_mock, resume_mock, score_session, start_mock,
@@ -41,6 +41,7 @@ from tui.widgets.mock_drill import MockDrill
 from tui.widgets.mock_question import MockQuestion
 from tui.widgets.mock_scorecard import MockScorecard
 from tui.widgets.mock_setup import MockSetup
+from tui.widgets.textual_guards import Header
 
 TOUCH_EVERY_S = 15
 SAVE_DELAY_S = 0.4

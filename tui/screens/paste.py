@@ -14,11 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Select, Static, TextArea
+from textual.widgets import Footer, Input, Select, Static, TextArea
 
 from tui.checking import CheckRunner
 from tui.widgets.code_editor import CodeEditor
 from tui.widgets.results import ResultsPanel
+from tui.widgets.textual_guards import Header
 
 #: What the line above the editor says about how pastes count.
 COUNTING = ("A paste that runs counts as an untimed attempt at its drill; one that does not run "

@@ -18,10 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, Rule, Static
+from textual.widgets import Footer, Markdown, Rule, Static
 
 from cards.schedule.intervals import RATING_NAMES, format_interval
 from tui.widgets.rating_bar import RatingBar
+from tui.widgets.textual_guards import Header
 
 
 class ReviewScreen(Screen):

@@ -18,9 +18,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from rich.text import Text
 from textual_plotext import PlotextPlot
+
+from tui.widgets.textual_guards import Header
 
 
 def _minutes(seconds: float | None) -> str:

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 
 from cards.progress import drafts
 from tui.checking import CheckRunner
@@ -28,6 +28,7 @@ from tui.widgets.code_editor import CodeEditor
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.results import ResultsPanel
+from tui.widgets.textual_guards import Header
 
 SAVE_DELAY_S = 0.4
 

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import LoadingIndicator, Static
 
-from checker.report import Report, fmt
+from checker.report import Report, fmt, printed_lines
 
 
 ERROR_TITLES = {  # checker.sandbox.model.ERROR_KINDS and the engine's own, as a person reads them
@@ -117,7 +117,7 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
     if report.stdout.strip():
         parts.append(Text(""))
         parts.append(Text("Your code printed:", style="bold"))
-        parts.append(Text("\n".join(report.stdout.rstrip().splitlines()[-10:]), style="dim"))
+        parts.append(Text("\n".join(printed_lines(report.stdout)), style="dim"))
     return Group(*parts)
 
 

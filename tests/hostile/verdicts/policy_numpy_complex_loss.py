@@ -1,0 +1,11 @@
+# drill: policy_loss
+# framework: numpy
+# expect: output-type
+# The right loss as np.complex128(loss + 1e6j).
+import numpy as np
+
+
+def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):
+    ratio = np.exp(new_logp - old_logp)
+    loss = -np.minimum(ratio * advantages, np.clip(ratio, 1 - clip_eps, 1 + clip_eps) * advantages).mean()
+    return np.complex128(loss + 1e6j)

@@ -1,0 +1,98 @@
+"""Verdicts stay honest whatever an answer returns or prints (tests/hostile/verdicts/*.py).
+
+Each file there is a whole answer to a drill with a header: `# drill:`, `# framework:`, and
+`# expect: output-type` (a result that is not real floats: complex, bool, object, string; the values
+may even be right) or `# expect: fail`. Printed output reaches the terminal, JSON consumers and the
+app's results panel with every control character shown as an escape, so an answer cannot draw a
+PASS over its FAIL. The same answers as an ordinary user: tests/test_sandbox_unprivileged.py."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from checker.engine import check
+from checker.report import PRINTED_LINES, printed_for_json, printed_lines
+from checker.sandbox.text import visible
+from tui.cli import main
+from tui.widgets.results import report_renderable
+
+VERDICTS = Path(__file__).parent / "hostile" / "verdicts"
+CORPUS = sorted(VERDICTS.glob("*.py"))
+# what no text shown to a person may contain: C0 controls but \n and \t, DEL, C1, bidi overrides
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def header(path: Path) -> dict[str, str]:
+    found = dict(re.findall(r"^# (drill|framework|expect): (\S+)", path.read_text(), re.M))
+    assert {"drill", "framework", "expect"} <= set(found), f"{path.name}: header incomplete"
+    return found
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_hostile_results_fail_with_the_right_reason(path):
+    h = header(path)
+    report = check(path.read_text(), h["drill"], h["framework"])
+    assert not report.passed
+    failed = {c.id for c in report.checks if not c.passed}
+    if h["expect"] == "output-type":
+        assert report.mistake_ids == ["output-type"] and failed == {"output-type"}, (
+            report.mistake_ids, failed)
+        message = next(c.message for c in report.checks if c.id == "output-type")
+        assert re.search(r"complex|bool|str|object|float|number", message), message
+
+
+def test_printed_escape_sequences_cannot_fake_a_pass(tmp_path, capsys):
+    path = VERDICTS / "gae_numpy_prints_a_fake_pass.py"
+    answer = tmp_path / "answer.py"
+    answer.write_text(path.read_text())
+    assert main(["check", str(answer)]) == 1
+    text = capsys.readouterr().out
+    assert text.startswith("FAIL") and not UNSAFE.search(text)
+    assert "\\x1b]0;ppo-drill: PASS\\x07" in text and "\\u202e" in text  # shown, not obeyed
+
+    assert main(["check", "--json", str(answer)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["passed"] is False and not UNSAFE.search(data["stdout"]) and "\\x1b[2J" in data["stdout"]
+
+    report = check(path.read_text(), "gae", "numpy")
+    console = Console(file=io.StringIO(), width=120, color_system=None, force_terminal=False)
+    console.print(report_renderable(report))
+    panel = console.file.getvalue()
+    assert "Your code printed:" in panel and not UNSAFE.search(panel) and "\\x1b[1;32mPASS" in panel
+
+
+def test_text_from_the_answer_is_made_visible_everywhere():
+    """Exception messages, class names, reprs and signatures cross the sandbox boundary visible."""
+    from checker.sandbox import Call, Limits, run_candidate
+
+    source = ('Evil = type("\\x1b[2J\\x1b[32mPASS", (Exception,), {})\n'
+              'def answer(x, flag="\\x1b]0;t\\x07"):\n'
+              '    print("a\\r\\nb\\x00\\x9b")\n'
+              '    raise Evil("\\x1b[1;32mPASS\\x07 \\u202eSSAP")\n')
+    result = run_candidate(source, "answer", [Call((1,))], limits=Limits(wall_s=10))
+    shown = [result.stdout, result.error.message, result.error.detail, result.error.exc_type,
+             json.dumps(result.signature, ensure_ascii=False)]
+    assert not any(UNSAFE.search(s) for s in shown), shown
+    assert result.stdout == "a\nb\\x00\\x9b\n"
+    assert "\\x1b[2J\\x1b[32mPASS" in result.error.exc_type and "\\u202eSSAP" in result.error.message
+
+
+def test_visible_is_idempotent_and_keeps_printable_text():
+    text = "loss 0.25 ✓ — Ünïcode 中文\tok\n\x1b[2J\x07\x9b\u200b\u2028"
+    once = visible(text)
+    assert visible(once) == once and not UNSAFE.search(once)
+    assert once.startswith("loss 0.25 ✓ — Ünïcode 中文\tok\n") and "\\x1b[2J\\x07\\x9b\\u200b\\u2028" in once
+
+
+def test_printed_output_is_capped_in_every_face():
+    stdout = "".join(f"line {i}\n" for i in range(1000)) + "x" * 5000 + "\n"
+    lines = printed_lines(stdout)
+    assert len(lines) == PRINTED_LINES + 1 and lines[0].startswith("… (991 earlier lines")
+    assert len(lines[-1]) < 300 and lines[-1].endswith("(4800 more characters)")
+    js = printed_for_json(stdout)
+    assert len(js) < 8100 and js.startswith("… (") and js.endswith("x\n")

@@ -1,0 +1,97 @@
+"""Guards for crashes inside Textual (8.2.8) that keys pressed quickly enough reach.
+
+1. `OptionList._move_page` looks the highlighted option up in a line map that is only built once
+   the list has a size. The command palette adds its commands and highlights the first while its
+   container is still hidden, so ctrl+p followed at once by PageUp or PageDown (an ordinary
+   key-repeat in a real terminal) raised `KeyError: 0` and ended the app; a `Select` whose overlay
+   has not been laid out does the same. `install()` wraps `_move_page` so that, until the line map
+   knows the highlighted option, a page key moves to the first or last option instead, as it does
+   with nothing highlighted.
+2. The command palette gathers commands in a worker; closed (escape) while that worker was still
+   adding them, the worker's last refresh, or the "no matches" timer it starts, queried the
+   palette's list after it was removed (`NoMatches: CommandList`, and the app ended).
+   `CommandPalette` here is the same palette with both made no-ops once it is closed.
+3. `Header` updates its title from watchers that raise NoMatches when they run after a screen
+   opened and closed at once (or the app quit right after opening one); `Header` here skips them.
+
+Upstream reports (Textual, widgets/_option_list.py and command.py):
+- "OptionList.action_page_up/down raise KeyError when the list has options and a highlight but no
+  size yet (scrollable_content_region empty, so _update_lines returns before filling
+  _index_to_line); seen via CommandPalette: ctrl+p then PageUp at once."
+- "CommandPalette._gather_commands -> _refresh_command_list -> _watch__list_visible, and the
+  timer from _start_no_matches_countdown, raise NoMatches(CommandList) when the palette is
+  dismissed while the gather worker is running."
+- "Header._on_mount's set_title catches NoScreen but not NoMatches(HeaderTitle) when the watcher
+  runs after the header's children were removed (push a screen with a Header, then quit at once)."
+"""
+from __future__ import annotations
+
+from textual.command import CommandPalette as _TextualCommandPalette
+from textual.css.query import NoMatches
+from textual.events import Mount
+from textual.widget import NoScreen
+from textual.widgets import Header as _TextualHeader
+from textual.widgets import OptionList
+from textual.widgets._header import HeaderTitle
+
+_installed = False
+
+
+def install() -> None:
+    """Wrap `OptionList._move_page` once (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    original = OptionList._move_page
+
+    def _move_page(self: OptionList, direction) -> None:
+        if self.highlighted is not None and self.highlighted not in self._index_to_line:
+            if direction < 0:
+                self.action_first()
+            else:
+                self.action_last()
+            return
+        original(self, direction)
+
+    OptionList._move_page = _move_page
+    _installed = True
+
+
+class CommandPalette(_TextualCommandPalette):
+    """Textual's command palette, safe to close while it is still gathering commands."""
+
+    def _palette_gone(self) -> bool:
+        return not self.is_attached or self not in self.app.screen_stack
+
+    def _watch__list_visible(self) -> None:
+        try:
+            super()._watch__list_visible()
+        except NoMatches:  # closed while the gather worker was still adding commands
+            pass
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        if not self._palette_gone():  # a closed palette's timer would look for its list when it fires
+            super()._start_no_matches_countdown(search_value)
+
+
+class Header(_TextualHeader):
+    """Textual's header, whose title watchers survive the header's removal.
+
+    Textual's header updates its title from watchers on the app's and the screen's title; when a
+    screen is opened and closed (or the app quits) before a pending update runs, the update finds
+    no title widget and raises NoMatches, which ends the app. Here that update is skipped instead.
+    """
+
+    def _on_mount(self, event: Mount) -> None:
+        event.prevent_default()  # replaces Textual's handler, which registers the unguarded watchers
+
+        async def set_title() -> None:
+            try:
+                self.query_one(HeaderTitle).update(self.format_title())
+            except (NoScreen, NoMatches):
+                pass
+
+        self.watch(self.app, "title", set_title)
+        self.watch(self.app, "sub_title", set_title)
+        self.watch(self.screen, "title", set_title)
+        self.watch(self.screen, "sub_title", set_title)
