@@ -16,7 +16,8 @@ from drills.errors import DrillContentError
 
 FRAMEWORKS = ("numpy", "torch")
 KINDS = ("core", "pitfall")
-TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss")
+TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss",
+          "token-logprobs", "kl-estimators", "kl-reward", "token-gae", "advantage-whitening")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's

@@ -11,10 +11,19 @@ def spec_for(drill_id: str) -> DrillSpec:
     from checker.specs import actor_loss, gae, policy_loss, total_loss, value_loss
 
     specs = {m.SPEC.drill_id: m.SPEC for m in (gae, policy_loss, value_loss, total_loss, actor_loss)}
+    specs.update(_token_level_specs())
     try:
         return specs[drill_id]
     except KeyError:
         raise KeyError(f"no checker spec for drill {drill_id!r}; known: {', '.join(specs)}") from None
+
+
+def _token_level_specs() -> dict[str, DrillSpec]:
+    """The token-level LLM drills: log-probs from logits, KL estimators, KL-shaped reward, token GAE,
+    masked whitening."""
+    from checker.specs import token_kl, token_logprobs
+
+    return {m.SPEC.drill_id: m.SPEC for m in (token_logprobs, token_kl)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]
