@@ -21,9 +21,9 @@ def spec_for(drill_id: str) -> DrillSpec:
 def _token_level_specs() -> dict[str, DrillSpec]:
     """The token-level LLM drills: log-probs from logits, KL estimators, KL-shaped reward, token GAE,
     masked whitening."""
-    from checker.specs import kl_reward, token_gae, token_kl, token_logprobs
+    from checker.specs import kl_reward, masked_whiten, token_gae, token_kl, token_logprobs
 
-    return {m.SPEC.drill_id: m.SPEC for m in (token_logprobs, token_kl, kl_reward, token_gae)}
+    return {m.SPEC.drill_id: m.SPEC for m in (token_logprobs, token_kl, kl_reward, token_gae, masked_whiten)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]
