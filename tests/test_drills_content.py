@@ -312,7 +312,12 @@ def test_unsupported_framework_is_a_clear_error(toy):
 
 def test_shipped_content_loads_in_order():
     drills = load_drills()
-    assert [d.id for d in drills] == CORE_ORDER + list(PITFALLS)
+    ids = [d.id for d in drills]
+    core = [d.id for d in drills if d.kind == "core"]
+    assert ids[:len(core)] == core, "core drills come first"
+    assert core[:len(CORE_ORDER)] == CORE_ORDER, "the crib-sheet drills open the track"
+    pitfalls = ids[len(core):]
+    assert pitfalls[:len(PITFALLS)] == list(PITFALLS)
     assert load_drills()[0] is drills[0], "parsing is cached"
 
 
@@ -379,7 +384,8 @@ def test_common_mistakes_and_global_ids():
     assert set(common) == COMMON_IDS
     assert all(m.folder is None and m.source("numpy") is None for m in common.values())
     everything = all_mistakes()
-    assert len(everything) == sum(len(v) for v in REQUIRED_MISTAKES.values()) + len(COMMON_IDS)
+    listed = [m for m in everything.values() if m.drill_id in REQUIRED_MISTAKES or m.drill_id is None]
+    assert len(listed) == sum(len(v) for v in REQUIRED_MISTAKES.values()) + len(COMMON_IDS)
 
 
 def _deck_card_ids() -> set[str]:
@@ -721,7 +727,8 @@ def _grad_leaks(fn, inputs: dict, constants: tuple[str, ...]) -> bool:
     return any(tensors[name].grad is not None for name in constants)
 
 
-NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES if d != "actor_loss" and m not in TORCH_ONLY]
+NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES
+                    if d in CORE_ORDER and d != "actor_loss" and m not in TORCH_ONLY]
 
 
 @pytest.mark.parametrize("drill_id,mistake_id,fw", NUMERIC_MISTAKES)

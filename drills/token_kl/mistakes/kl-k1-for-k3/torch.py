@@ -2,7 +2,7 @@
 import torch
 
 
-def token_kl(log_probs, ref_log_probs, response_mask, estimator="k1"):
+def token_kl(log_probs, ref_log_probs, response_mask, estimator="k3"):
     """(kl, kl_mean): per-token estimates of KL(pi || pi_ref) and their mean over valid tokens.
 
     log_probs, ref_log_probs: float [B, T], log-probs of the sampled tokens under the policy pi (which
@@ -21,7 +21,7 @@ def token_kl(log_probs, ref_log_probs, response_mask, estimator="k1"):
         kl = 0.5 * log_ratio ** 2
     else:
         # r = pi_ref / pi; (r - 1) - log r >= 0 and has expectation KL(pi || pi_ref).
-        kl = torch.exp(-log_ratio) - 1 + log_ratio
+        kl = log_ratio
 
     zero = torch.zeros((), dtype=kl.dtype)
     kl = torch.where(valid, kl, zero)
