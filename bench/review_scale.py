@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cards.deck import Card, Deck, DeckSet  # noqa: E402
-from cards.scheduler import Scheduler  # noqa: E402
-from cards.store import ProgressStore, utc_iso  # noqa: E402
+from cards.decks.loader import Card, Deck, DeckSet  # noqa: E402
+from cards.progress.store import ProgressStore, utc_iso  # noqa: E402
+from cards.schedule.scheduler import Scheduler  # noqa: E402
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
 

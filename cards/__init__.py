@@ -1,14 +1,18 @@
-"""Flashcards: decks as YAML content, their loader, the FSRS schedule and the progress store.
+"""Flashcards and the study plan built on them, one concern per subpackage (the arrows run one way):
 
-Modules (import them directly; this package imports nothing so `ppo-drill --help` stays light):
-- `cards.deck`: `load_decks()`, `DeckSet`, `Deck`, `Card`, `DeckError`, `load_checklist()`.
-- `cards.yaml_lines`: YAML parsing that keeps line numbers (for located content errors).
-- `cards.store`: `open_store()`, `ProgressStore`, `StoreError` (SQLite progress); its on-disk
-  schema and migrations are in `cards.schema`, JSON export / import in `cards.progress_io`.
-- `cards.scheduler`: `Scheduler` (due queue, preview, review, undo, counts), `DrillSchedule`.
-- `cards.intervals`: `format_interval()`, `RATING_NAMES` for rating buttons.
-- `cards.anki_export`: `export_apkg()`; `cards.review_loop`: `run_review()`; `cards.cli`: sub-commands.
-- `cards.paths`: `data_dir()`, the user data folder.
+- `cards.progress`: the user's data. `store` (`open_store()`, `ProgressStore`, `StoreError`: one SQLite
+  file), its on-disk `schema` and migrations, `json_io` (portable export / import), `paths`
+  (`data_dir()`, the user data folder) and `drafts` (saved drill answers). Uses nothing else here.
+- `cards.decks`: the deck content (`cards/decks/*.yaml`) and its code: `loader` (`load_decks()`,
+  `DeckSet`, `Card`, `DeckError`, `load_checklist()`), `yaml_lines` (line-keeping YAML for located
+  content errors), `anki_export` (`export_apkg()`). Uses nothing else here.
+- `cards.schedule`: FSRS over decks and progress: `scheduler` (`Scheduler`, `DrillSchedule`),
+  `intervals` (button labels), `training` (what a checked attempt does to the plan), `review_loop`
+  (the plain terminal review). Uses decks and progress.
+- `cards.plan`: what is built on the schedule: timed mock interviews (`mock`, over `mock_plan`,
+  `mock_session`, `mock_score`), `stats`, the pitfall `profile` and their `cli`. Uses all three.
+- `cards.cli`: the `ppo-drill` sub-commands for cards and progress.
 
-Nothing here imports Textual or torch.
+Import modules directly; the packages import nothing, so `ppo-drill --help` stays light. Nothing here
+imports Textual, torch or the checker; `tests/test_project.py` enforces these rules.
 """

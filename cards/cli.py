@@ -3,7 +3,7 @@ export-progress, import-progress.
 
 Registered by `tui.cli`; handlers import what they need (fsrs, genanki, sqlite) only when they
 run, so `ppo-drill --help` stays fast. Every command finds the progress store through
-`cards.paths.data_dir()` (so `--data-dir` and `PPO_DRILL_HOME` apply); a store that cannot be used
+`cards.progress.paths.data_dir()` (so `--data-dir` and `PPO_DRILL_HOME` apply); a store that cannot be used
 safely prints its message and exits 1 without writing anything.
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     def run(args: argparse.Namespace) -> int:
         import sqlite3
 
-        from cards.store import StoreError
+        from cards.progress.store import StoreError
 
         try:
             return handler(args)
@@ -85,7 +85,7 @@ class _UsageError(Exception):
 
 
 def _load_decks(args: argparse.Namespace) -> Any:
-    from cards.deck import load_decks
+    from cards.decks.loader import load_decks
 
     deckset = load_decks(getattr(args, "decks", None))
     for error in deckset.errors:
@@ -94,20 +94,20 @@ def _load_decks(args: argparse.Namespace) -> Any:
 
 
 def _open() -> Any:
-    from cards.store import open_store
+    from cards.progress.store import open_store
 
     return open_store()
 
 
 def _scheduler(store: Any, deckset: Any) -> Any:
-    from cards.scheduler import Scheduler
+    from cards.schedule.scheduler import Scheduler
 
     return Scheduler(store, deckset)  # new cards per day: the store's setting
 
 
 def cmd_review(args: argparse.Namespace) -> int:
     """`ppo-drill review`: the line-based review loop on stdin/stdout."""
-    from cards.review_loop import run_review
+    from cards.schedule.review_loop import run_review
 
     deckset = _load_decks(args)
     if args.deck and args.deck not in deckset.by_deck:
@@ -156,7 +156,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_export_anki(args: argparse.Namespace) -> int:
     """`ppo-drill export-anki PATH.apkg`."""
-    from cards.anki_export import export_apkg
+    from cards.decks.anki_export import export_apkg
 
     deckset = _load_decks(args)
     if not deckset.cards:

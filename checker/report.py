@@ -55,7 +55,7 @@ class Report:
         return [d.id for d in self.diagnoses]
 
     def to_json(self) -> dict:
-        """Exactly the issue's schema: drill, framework, passed, checks, diagnoses, counterexample, error,
+        """The report as JSON (what `ppo-drill check --json` prints): drill, framework, passed, checks, diagnoses, counterexample, error,
         elapsed_ms (plus `notes` about the isolation in force)."""
         return {
             "drill": self.drill,

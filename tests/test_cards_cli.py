@@ -14,7 +14,7 @@ from pathlib import Path
 import genanki
 import pytest
 
-from cards.store import ProgressStore
+from cards.progress.store import ProgressStore
 from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,8 +227,8 @@ def test_export_anki_has_stable_guids_html_and_tags(monkeypatch, capsys, decks, 
 
 def test_help_does_not_import_heavy_modules():
     code = ("import sys; from tui.cli import build_parser; build_parser().format_help(); "
-            "import cards.cli, cards.deck, cards.store; "
-            "heavy = [m for m in ('fsrs', 'genanki', 'torch', 'textual', 'cards.scheduler') if m in sys.modules]; "
+            "import cards.cli, cards.decks.loader, cards.progress.store; "
+            "heavy = [m for m in ('fsrs', 'genanki', 'torch', 'textual', 'cards.schedule.scheduler') if m in sys.modules]; "
             "print(heavy)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
@@ -237,8 +237,8 @@ def test_help_does_not_import_heavy_modules():
 
 
 def test_cards_package_never_imports_torch_or_textual():
-    code = ("import sys, cards.deck, cards.store, cards.scheduler, cards.review_loop, cards.anki_export, "
-            "cards.intervals, cards.cli; print([m for m in ('torch', 'textual', 'tui') if m in sys.modules])")
+    code = ("import sys, cards.decks.loader, cards.progress.store, cards.schedule.scheduler, cards.schedule.review_loop, cards.decks.anki_export, "
+            "cards.schedule.intervals, cards.cli; print([m for m in ('torch', 'textual', 'tui') if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -248,9 +248,9 @@ def test_cards_package_never_imports_torch_or_textual():
 def test_run_review_records_each_answer_time_and_stops_at_the_limit(decks, tmp_path):
     from datetime import datetime, timezone
 
-    from cards.deck import load_decks
-    from cards.review_loop import run_review
-    from cards.scheduler import Scheduler
+    from cards.decks.loader import load_decks
+    from cards.schedule.review_loop import run_review
+    from cards.schedule.scheduler import Scheduler
 
     ticks = iter([10.0, 12.5, 20.0, 20.75, 30.0])
     now = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)

@@ -246,8 +246,8 @@ def test_seed_disagreement_is_stated():
 
 
 def test_shipped_content_loads_through_the_deck_loader():
-    """The app reads decks through cards.deck; its stricter location-aware checks must also pass."""
-    deck_module = pytest.importorskip("cards.deck")
+    """The app reads decks through cards.decks.loader; its stricter location-aware checks must also pass."""
+    deck_module = pytest.importorskip("cards.decks.loader")
     decks = deck_module.load_decks(DECKS_DIR, use_cache=False)
     assert not decks.errors, "\n".join(str(e) for e in decks.errors)
     assert len(decks.cards) == len(_cards())

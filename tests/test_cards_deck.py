@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cards.deck import Card, DeckError, load_checklist, load_decks
+from cards.decks.loader import Card, DeckError, load_checklist, load_decks
 
 GOOD = """\
 deck: {name}

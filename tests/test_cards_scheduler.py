@@ -8,10 +8,10 @@ from pathlib import Path
 import fsrs
 import pytest
 
-from cards.deck import load_decks
-from cards.intervals import format_interval
-from cards.scheduler import DeckCounts, DrillSchedule, Scheduler
-from cards.store import ProgressStore
+from cards.decks.loader import load_decks
+from cards.progress.store import ProgressStore
+from cards.schedule.intervals import format_interval
+from cards.schedule.scheduler import DeckCounts, DrillSchedule, Scheduler
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cards import store as store_mod
-from cards.deck import load_decks
-from cards.scheduler import DrillSchedule, Scheduler
-from cards.store import SCHEMA_VERSION, ProgressStore, StoreError, open_store
+from cards.decks.loader import load_decks
+from cards.progress import store as store_mod
+from cards.progress.store import SCHEMA_VERSION, ProgressStore, StoreError, open_store
+from cards.schedule.scheduler import DrillSchedule, Scheduler
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=timezone.utc)
@@ -164,9 +164,9 @@ def test_a_failing_migration_leaves_the_old_version(tmp_path, monkeypatch):
 
 KILL_CHILD = textwrap.dedent("""
     import sys
-    from cards.deck import load_decks
-    from cards.scheduler import Scheduler
-    from cards.store import ProgressStore
+    from cards.decks.loader import load_decks
+    from cards.schedule.scheduler import Scheduler
+    from cards.progress.store import ProgressStore
     ds = load_decks(sys.argv[1])
     sched = Scheduler(ProgressStore(sys.argv[2]), ds, fuzz=False)
     ids = [c.id for c in ds.cards]
@@ -214,9 +214,9 @@ def test_kill_9_during_reviews_loses_no_committed_review(tmp_path):
 
 TWO_CHILD = textwrap.dedent("""
     import os, sys, time
-    from cards.deck import load_decks
-    from cards.scheduler import Scheduler
-    from cards.store import ProgressStore
+    from cards.decks.loader import load_decks
+    from cards.schedule.scheduler import Scheduler
+    from cards.progress.store import ProgressStore
     ds = load_decks(sys.argv[1])
     sched = Scheduler(ProgressStore(sys.argv[2], timeout_s=30), ds, fuzz=False)
     print("ready", flush=True)

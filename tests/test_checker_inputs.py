@@ -37,7 +37,7 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
     assert path.read_text().startswith("[")
 
 
-def test_examples_cover_the_edge_cases_the_issue_names():
+def test_gae_examples_cover_the_edge_cases():
     labels = " | ".join(ex.label for ex in inputs.examples_for("gae", "numpy"))
     for needle in ("T = 1", "done at the first step", "done at the last step", "consecutive dones",
                    "gamma = 0", "lam = 0", "lam = 1"):

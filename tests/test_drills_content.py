@@ -63,7 +63,7 @@ REQUIRED_MISTAKES = {
                    "metrics-include-padding"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
-# The card ids other content may link to (issue 3's list); ids found in cards/decks/ are allowed too.
+# The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.
 KNOWN_CARDS = {
     "pitfall-ratio-division", "pitfall-ratio-denominator", "pitfall-clip-range", "pitfall-min-max",
     "pitfall-stop-gradient", "pitfall-advantage-normalisation", "pitfall-gae-direction", "pitfall-gae-done-mask",
@@ -73,7 +73,7 @@ KNOWN_CARDS = {
     "value-half-factor", "total-loss-formula", "diag-clip-fraction-definitions", "diag-approx-kl-k3",
     "agg-token-vs-sequence-mean", "rlhf-actor-loss-input-contract", "numbers-typical-coefficients",
 }
-# The seed-004 table rows a function can show, each covered by a pitfall drill (issue 3).
+# The rows of the table of common mistakes that a function can show, each covered by a pitfall drill.
 SEED_ROWS_WITH_PITFALL = {"ratio-division", "ratio-denominator", "clip-range", "min-max", "stop-gradient",
                           "gae-direction", "gae-done-mask", "value-bootstrap", "entropy-sign"}
 

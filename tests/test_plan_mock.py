@@ -6,10 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from cards.deck import load_decks
-from cards.mock import (RUBRIC, MockPlan, MockSession, MockStateError, format_plan, format_scorecard,
-                        plan_mock, time_factor, unfinished_mocks)
-from cards.store import open_store
+from cards.decks.loader import load_decks
+from cards.plan.mock import (RUBRIC, MockPlan, MockSession, MockStateError, format_plan, format_scorecard,
+                             plan_mock, resume_mock, score_session, start_mock, time_factor, unfinished_mocks)
+from cards.progress.store import open_store
 from drills import load_drills
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -129,7 +129,7 @@ def test_timer_counts_open_time_and_skips_recorded_pauses(clock):
     s.grade_question("knew")
     assert s.results[1].time_s == 35
     assert s.remaining_s() == 45 * 60 - 155
-    card = s.scorecard()
+    card = score_session(s)
     assert card.paused_s == 60
     assert [p["seconds"] for p in card.pauses] == [50, 10]
     assert all(p["reason"] == "key" for p in card.pauses)
@@ -188,7 +188,8 @@ def test_scorecard_values(clock):
     plan = plan_mock(11, 45)
     s = MockSession.start(plan, clock=clock)
     _play(s, clock)
-    card = s.finish()
+    s.finish()
+    card = score_session(s)
     items = {i.index: i for i in card.items}
     d0 = items[0]
     assert (d0.outcome, d0.correct, d0.time_factor, d0.points, d0.runs) == ("passed", 1.0, 1.0, 3.0, 2)
@@ -226,7 +227,8 @@ def test_scorecard_shows_pauses(clock):
     s.pause()
     clock.advance(90)
     s.resume()
-    card = s.finish()
+    s.finish()
+    card = score_session(s)
     assert card.paused_s == 90
     assert "Paused 1 time(s), 1:30 in all (not counted)" in format_scorecard(card)
 
@@ -237,7 +239,7 @@ def test_scorecard_shows_pauses(clock):
 def test_crash_mid_mock_keeps_what_was_answered(tmp_path, clock):
     data = tmp_path / "data"
     store = open_store(data)
-    s = MockSession.start(plan_mock(8), store, clock=clock, fuzz=False)
+    s = start_mock(plan_mock(8), store, clock=clock, fuzz=False)
     clock.advance(120)
     s.submit_drill(True)
     clock.advance(40)
@@ -250,14 +252,15 @@ def test_crash_mid_mock_keeps_what_was_answered(tmp_path, clock):
     clock.advance(300)  # the app is closed for five minutes
     with open_store(data) as store2:
         assert unfinished_mocks(store2) == [mock_id]
-        again = MockSession.load(store2, mock_id, clock=clock, fuzz=False)
+        again = resume_mock(store2, mock_id, clock=clock, fuzz=False)
         assert [r.outcome for r in again.results[:2]] == ["passed", "partly"]
         assert again.current.index == 2
         assert again.elapsed_s() == 175  # the closed five minutes are not counted ...
         assert again.pauses[-1].reason == "closed" and again.pauses[-1].seconds(clock()) == 300
         clock.advance(5)
         again.grade_question("knew")
-        card = again.finish()
+        again.finish()
+        card = score_session(again)
         assert "app closed" in format_scorecard(card)  # ... and the scorecard says so
         assert unfinished_mocks(store2) == []
         row = store2.mocks()[-1]
@@ -338,5 +341,6 @@ def test_open_time_plus_pauses_is_wall_time(actions):
             assert all(a.ended_s == b.started_s for a, b in zip(s.results, s.results[1:]))
         for a in (0.0, s.elapsed_s() / 2, s.elapsed_s()):
             assert s._active_at(s._wall_at(a)) == pytest.approx(a)
-    card = s.finish()
+    s.finish()
+    card = score_session(s)
     assert 0 <= card.score <= card.correctness <= 100

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 from textual.app import App
 
-from cards.mock import plan_mock
-from cards.store import StoreError, open_store
+from cards.plan.mock import plan_mock
+from cards.progress.store import StoreError, open_store
 from drills import get_drill
 from tui.app import PpoDrillApp
 from tui.mock_command import mock_app
@@ -203,10 +203,10 @@ async def test_time_up_ends_on_the_scorecard_in_a_bare_host(tmp_path):
 
 def _seed_history(data_dir, clock):
     """Attempts with named mistakes, a finished mock and some reviews, at fixed times."""
-    from cards.deck import load_decks
-    from cards.mock import MockSession
-    from cards.scheduler import Scheduler
-    from cards.training import record_check
+    from cards.decks.loader import load_decks
+    from cards.plan.mock import start_mock
+    from cards.schedule.scheduler import Scheduler
+    from cards.schedule.training import record_check
 
     with open_store(data_dir) as store:
         t = clock()
@@ -219,7 +219,7 @@ def _seed_history(data_dir, clock):
             record_check(store, drill_id="gae", framework="numpy", passed=passed, mistakes=mistakes,
                          started_at=when - timedelta(minutes=8), finished_at=when, elapsed_s=480 + 60 * i,
                          target_minutes=10, fuzz=False)
-        s = MockSession.start(plan_mock(3, 20), store, clock=clock, record_training=False)
+        s = start_mock(plan_mock(3, 20), store, clock=clock, record_training=False)
         s.submit_drill(True)
         s.finish()
 

@@ -6,12 +6,12 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from cards.deck import load_decks
-from cards.profile import pitfall_profile
-from cards.scheduler import Scheduler
-from cards.stats import (due_forecast, drill_times, format_summary, mock_scores, overall_retention,
-                         retention, reviews_per_day, summary)
-from cards.store import open_store
+from cards.decks.loader import load_decks
+from cards.plan.profile import pitfall_profile
+from cards.plan.stats import (due_forecast, drill_times, format_summary, mock_scores, overall_retention,
+                              retention, reviews_per_day, summary)
+from cards.progress.store import open_store
+from cards.schedule.scheduler import Scheduler
 from drills import load_drills
 from tui.cli import main
 

@@ -6,10 +6,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from cards.deck import load_decks
-from cards.scheduler import DrillSchedule, Scheduler
-from cards.store import open_store
-from cards.training import AGAIN, GOOD, HARD, drill_rating, record_check
+from cards.decks.loader import load_decks
+from cards.progress.store import open_store
+from cards.schedule.scheduler import DrillSchedule, Scheduler
+from cards.schedule.training import AGAIN, GOOD, HARD, drill_rating, record_check
 
 T0 = datetime(2026, 4, 1, 8, 0, tzinfo=timezone.utc)
 CARD = "pitfall-gae-direction"

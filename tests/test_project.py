@@ -1,5 +1,5 @@
-"""The project's shape: top-level layout, one-way layering, a light `ppo-drill --help`, and the README's
-test command being exactly what CI runs."""
+"""The project's shape: top-level layout, one-way layering between the packages and between the rooms
+inside `cards/`, a light `ppo-drill --help`, and the README's test command being exactly what CI runs."""
 from __future__ import annotations
 
 import ast
@@ -21,15 +21,52 @@ FORBIDDEN = {
 }
 
 
-def imported_modules(path: Path) -> set[str]:
+# the rooms of `cards/` (its subpackages) -> the rooms and modules of `cards/` each must never import:
+# the plan uses the schedule, the schedule uses the decks and the progress store, and the progress
+# store and the decks use nothing of the others; `cards.cli` is the face over all of them
+CARDS_ROOMS = {
+    "progress": {"decks", "schedule", "plan", "cli"},
+    "decks": {"progress", "schedule", "plan", "cli"},
+    "schedule": {"plan", "cli"},
+    "plan": {"cli"},
+}
+CARDS_TOP_MODULES = {"__init__.py", "cli.py"}
+
+# module -> modules it must never import: scoring reads a finished session, the session knows nothing
+# of scoring (nor of `cards.plan.mock`, which imports the scorer)
+MODULE_FORBIDDEN = {
+    "cards.plan.mock_session": {"cards.plan.mock_score", "cards.plan.mock"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_names(path: Path, module: str | None = None) -> set[str]:
+    """Every dotted name a file imports, at any depth (lazy imports in functions count too); for
+    `from a.b import c` both `a.b` and `a.b.c` (c may be a module); relative imports resolved
+    against `module` (by default the file's own module name)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    module = module or module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
+
+
+def imported_modules(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in imported_names(path)}
 
 
 def package_sources(package: str):
@@ -57,6 +94,79 @@ def test_dependencies_flow_one_way(package):
     assert not offenders, "layering broken:\n" + "\n".join(offenders)
 
 
+def test_cards_is_made_of_rooms():
+    cards = ROOT / "cards"
+    flat = sorted(p.name for p in cards.glob("*.py") if p.name not in CARDS_TOP_MODULES)
+    assert not flat, f"cards/ keeps its code in its rooms ({', '.join(sorted(CARDS_ROOMS))}), not in {flat}"
+    for room in CARDS_ROOMS:
+        assert (cards / room / "__init__.py").exists(), f"cards/{room} must be a package"
+    rooms = {p.parent.name for p in cards.rglob("*.py") if p.parent != cards}
+    assert rooms <= set(CARDS_ROOMS), f"rooms missing from the layering rules: {sorted(rooms - set(CARDS_ROOMS))}"
+
+
+@pytest.mark.parametrize("room", sorted(CARDS_ROOMS))
+def test_rooms_inside_cards_depend_one_way(room):
+    offenders = []
+    for path in sorted((ROOT / "cards" / room).rglob("*.py")):
+        for name in sorted(imported_names(path)):
+            parts = name.split(".")
+            if parts[0] == "cards" and len(parts) > 1 and parts[1] in CARDS_ROOMS[room]:
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not offenders, f"cards/{room} must not use {sorted(CARDS_ROOMS[room])}:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize("module", sorted(MODULE_FORBIDDEN))
+def test_untied_modules_stay_untied(module):
+    path = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    bad = {name for name in imported_names(path)
+           if any(name == f or name.startswith(f + ".") for f in MODULE_FORBIDDEN[module])}
+    assert not bad, f"{module} imports {sorted(bad)}"
+
+
+def test_import_scanner_sees_lazy_relative_and_from_imports(tmp_path):
+    """The layering rules are only as good as the scanner: it must not miss an import."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("import cards.plan.mock_score\n"
+                     "def f():\n    from cards.plan import mock\n    from . import stats\n"
+                     "    from ..schedule import scheduler\n", encoding="utf-8")
+    names = imported_names(probe, module="cards.plan.mock_session")
+    assert {"cards.plan.mock_score", "cards.plan.mock", "cards.plan.stats", "cards.schedule.scheduler"} <= names
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_says_what_it_holds(package):
+    bare = [str(p.relative_to(ROOT)) for p in package_sources(package)
+            if len((ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) or "").split()) < 8]
+    assert not bare, "modules without a docstring saying what they hold and why: " + ", ".join(bare)
+
+
+def test_architecture_page_names_real_paths_and_is_linked():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = {m for m in re.findall(r"`([\w./-]+/[\w./-]*)`", page) if not m.startswith("$")}
+    missing = sorted(m for m in named if not (ROOT / m).exists())
+    assert not missing, f"docs/architecture.md names paths that do not exist: {missing}"
+    for room in CARDS_ROOMS:
+        assert f"{room}/" in page, f"docs/architecture.md must describe cards/{room}/"
+    assert "docs/architecture.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _screen_classes(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [node.name for node in tree.body if isinstance(node, ast.ClassDef)
+            and any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")).endswith("Screen")
+                    or isinstance(b, ast.Subscript) and getattr(b.value, "id", "").endswith("Screen")
+                    for b in node.bases)]
+
+
+def test_one_screen_per_screen_module_and_no_screens_among_widgets():
+    crowded = {p.name: names for p in sorted((ROOT / "tui" / "screens").glob("*.py"))
+               if len(names := _screen_classes(p)) > 1}
+    assert not crowded, f"one screen's wiring per module in tui/screens/: {crowded}"
+    stray = {p.name: names for p in sorted((ROOT / "tui" / "widgets").glob("*.py")) if (names := _screen_classes(p))}
+    assert not stray, f"tui/widgets/ holds widgets, not screens: {stray}"
+    assert _screen_classes(ROOT / "tui" / "screens" / "confirm.py") == ["ConfirmScreen"]  # the scanner sees one
+
+
 def _run(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -64,7 +174,7 @@ def _run(code: str) -> str:
 
 
 def test_core_packages_import_without_textual():
-    out = _run("import sys, checker, cards, drills, checker.cli, cards.cli, cards.paths\n"
+    out = _run("import sys, checker, cards, drills, checker.cli, cards.cli, cards.progress.paths\n"
                "print('textual' in sys.modules, 'tui' in sys.modules)")
     assert out.split() == ["False", "False"]
 

@@ -1,4 +1,4 @@
-"""Properties of the reference GAE that follow from its definition (issue 2)."""
+"""Properties of the reference GAE that follow from its definition."""
 from __future__ import annotations
 
 import numpy as np

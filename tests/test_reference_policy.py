@@ -1,4 +1,4 @@
-"""Properties of the reference clipped policy loss and its diagnostics (issue 2)."""
+"""Properties of the reference clipped policy loss and its diagnostics."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""Properties of the reference value loss, entropy and total loss (issue 2)."""
+"""Properties of the reference value loss, entropy and total loss."""
 from __future__ import annotations
 
 import pytest

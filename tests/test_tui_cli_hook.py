@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from checker import cli as checker_cli
 from checker.report import Diagnosis, Report
-from cards.paths import data_dir
-from cards.store import open_store
+from cards.progress.paths import data_dir
+from cards.progress.store import open_store
 from tui import cli
 from tui.commands import record_cli_check
 

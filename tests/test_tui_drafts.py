@@ -1,12 +1,12 @@
-"""cards.drafts: saved answers under data_dir()/answers/<drill>/<framework>.py, written atomically."""
+"""cards.progress.drafts: saved answers under data_dir()/answers/<drill>/<framework>.py, written atomically."""
 from __future__ import annotations
 
 import os
 
 import pytest
 
-from cards import drafts
-from cards.paths import data_dir
+from cards.progress import drafts
+from cards.progress.paths import data_dir
 
 
 def test_round_trip_under_the_data_dir():

@@ -10,12 +10,13 @@ from datetime import timedelta
 import pytest
 from textual.widgets import DataTable, Markdown, Select, TextArea
 
-from cards import drafts
-from cards.paths import data_dir
+from cards.progress import drafts
+from cards.progress.paths import data_dir
 from checker.service import CheckerUnavailable
 from drills import get_drill, load_drills
 from tui.app import PpoDrillApp
-from tui.screens.dialogs import CodeScreen, ConfirmScreen
+from tui.screens.code_view import CodeScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.workspace import WorkspaceScreen

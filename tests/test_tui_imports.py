@@ -17,10 +17,10 @@ def _modules_after(code: str) -> set[str]:
 def test_the_app_imports_no_torch_or_numpy():
     loaded = _modules_after(
         "import tui.app, checker.service\n"
-        "from tui.screens import dashboard, review, drill_list, workspace, paste, help, dialogs\n"
+        "from tui.screens import dashboard, review, drill_list, workspace, paste, help, confirm, code_view\n"
         "from tui.session import Session\n"
         "from tui.app import PpoDrillApp\n"
-        "from cards.paths import data_dir\n"
+        "from cards.progress.paths import data_dir\n"
         "Session.open(data_dir())")  # the test's private PPO_DRILL_HOME, inherited
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 

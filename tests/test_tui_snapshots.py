@@ -13,7 +13,7 @@ from pytest_textual_snapshot import SVGImageExtension
 from textual._doc import take_svg_screenshot
 from textual.widgets import TextArea
 
-from cards.deck import Card, Deck, DeckSet
+from cards.decks.loader import Card, Deck, DeckSet
 from checker.report import CheckResult, Counterexample, Diagnosis, Report
 from drills.model import Drill
 from tui.app import PpoDrillApp

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from cards.deck import load_decks
-from cards.scheduler import Scheduler
-from cards.store import open_store
+from cards.decks.loader import load_decks
+from cards.progress.store import open_store
+from cards.schedule.scheduler import Scheduler
 from tui.summary import (FAILED, NEVER, PASSED, drill_statuses, format_seconds, streak, streak_before,
                          weakest_topics)
 

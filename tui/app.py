@@ -42,7 +42,7 @@ class PpoDrillApp(App):
                  drills: list | None = None) -> None:
         super().__init__()
         if data_dir is None:
-            from cards.paths import data_dir as default_dir
+            from cards.progress.paths import data_dir as default_dir
 
             data_dir = default_dir()
         self.data_dir = Path(data_dir)

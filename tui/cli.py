@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     from checker import cli as checker_cli
     from cards import cli as cards_cli
-    from cards import plan_cli
+    from cards.plan import cli as plan_cli
     from tui import commands as tui_commands
     from tui import mock_command
 

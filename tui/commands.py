@@ -18,13 +18,13 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def record_cli_check(report, args, source: str) -> None:
-    """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.training.record_check`
+    """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
     (source "cli"). Progress problems never spoil the check's output: one warning line on stderr."""
     from datetime import datetime, timezone
 
     try:
-        from cards.store import open_store
-        from cards.training import record_check
+        from cards.progress.store import open_store
+        from cards.schedule.training import record_check
         from drills import get_drill
 
         try:

@@ -26,7 +26,7 @@ def run_mock(args: argparse.Namespace) -> int:
     """Plan the session; print it (`--plan`) or open the app on the mock screen."""
     import secrets
 
-    from cards.mock import format_plan, plan_mock
+    from cards.plan.mock import format_plan, plan_mock
 
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     try:

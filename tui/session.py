@@ -15,8 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from cards.deck import DeckSet, load_decks
-from cards.store import ProgressStore, StoreError, open_store
+from cards.decks.loader import DeckSet, load_decks
+from cards.progress.store import ProgressStore, StoreError, open_store
 
 Clock = Callable[[], datetime]
 LANGUAGES = ("en", "zh")
@@ -72,7 +72,7 @@ class Session:
         except StoreError as exc:
             session.store_error = str(exc)
         if session.store is not None:
-            from cards.scheduler import Scheduler
+            from cards.schedule.scheduler import Scheduler
 
             session.scheduler = Scheduler(session.store, session.deckset, clock=clock, fuzz=fuzz)
         return session
@@ -97,11 +97,11 @@ class Session:
 
     def record_check(self, report, drill, framework: str, *, started_at: datetime,
                      elapsed_s: float | None, code: str):
-        """Record a checked attempt through `cards.training.record_check` (named mistakes send their
+        """Record a checked attempt through `cards.schedule.training.record_check` (named mistakes send their
         cards back; the drill is spaced). Returns the outcome, or None without a usable store."""
         if self.store is None:
             return None
-        from cards.training import record_check
+        from cards.schedule.training import record_check
 
         mistakes = [(d.id, d.card) for d in report.diagnoses]
         return record_check(self.store, drill_id=drill.id, framework=framework, passed=report.passed,

@@ -1,6 +1,6 @@
 """The dashboard's numbers, as plain functions over the progress store: drill status, streak and
 weakest topics. No Textual here, so they are tested without an app; no scheduling either (that is
-`cards.scheduler`)."""
+`cards.schedule.scheduler`)."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Iterable
 
-from cards.store import ProgressStore
+from cards.progress.store import ProgressStore
 
 NEVER, FAILED, PASSED = "never tried", "failed", "passed"
 

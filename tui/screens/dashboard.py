@@ -104,7 +104,7 @@ class DashboardScreen(Screen):
         if self._streak_base is None or self._streak_base[0] != today:
             self._streak_base = (today, streak_before(store, today))
         counts = scheduler.counts(now).values()
-        from cards.scheduler import DrillSchedule
+        from cards.schedule.scheduler import DrillSchedule
 
         known = {d.id for d in session.drills}
         deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)

@@ -1,11 +1,15 @@
 """`MockScreen`: a timed mock interview in the app (dashboard key `m`, `ppo-drill mock`).
 
-All timing, scoring and recording is `cards.mock.MockSession`'s; this screen only shows it. It
-opens on a start panel (minutes, seed, continue an unfinished mock) so the clock starts when the
-candidate says so; then shows the overall clock and the item's soft clock, puts coding items in an
-editor with a run-checks key (the app's `CheckRunner` worker, never the UI thread), shows questions
-with a reveal key and self-grade keys, covers the work while paused (a pause is a pause, not free
-thinking time), and ends on the scorecard. Answers are saved as typed, under the session's folder.
+All timing and recording is `cards.plan.mock.MockSession`'s and all scoring `score_session()`'s; this
+screen only shows them. It opens on a start panel (minutes, seed, continue an unfinished mock) so the
+clock starts when the candidate says so; then shows the overall clock and the item's soft clock, puts
+coding items in an editor with a run-checks key (the app's `CheckRunner` worker, never the UI thread),
+shows questions with a reveal key and self-grade keys, covers the work while paused (a pause is a
+pause, not free thinking time), and ends on the scorecard. Answers are saved as typed, under the
+session's folder.
+
+This file is the screen's wiring only (keys, the session's steps, saving answers); each area is a
+widget in `tui/widgets/`: `MockClock`, `MockSetup`, `MockDrill`, `MockQuestion`, `MockScorecard`.
 """
 from __future__ import annotations
 
@@ -16,43 +20,31 @@ from typing import Any, Callable
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Markdown, Static, TextArea
+from textual.widgets import ContentSwitcher, Footer, Header, Static, TextArea
 
-from cards import drafts
-from cards.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
-                        format_scorecard, plan_mock, unfinished_mocks)
-from cards.store import StoreError
+from cards.plan.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
+                             format_scorecard, plan_mock, resume_mock, score_session, start_mock,
+                             unfinished_mocks)
+from cards.progress import drafts
+from cards.progress.store import StoreError
 from tui.checking import CheckRunner
-from tui.widgets.results import ResultsPanel
+from tui.widgets.mock_clock import MockClock
+from tui.widgets.mock_drill import MockDrill
+from tui.widgets.mock_question import MockQuestion
+from tui.widgets.mock_scorecard import MockScorecard
+from tui.widgets.mock_setup import MockSetup
 
 TOUCH_EVERY_S = 15
 SAVE_DELAY_S = 0.4
-
-
-def _mmss(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 class MockScreen(CheckRunner, Screen):
     """A mock over `plan` (or a new seeded plan, or a reopened `session`)."""
 
     DEFAULT_CSS = """
-    MockScreen #mock-clock { height: 1; padding: 0 1; background: $boost; }
     MockScreen #mock-body { height: 1fr; }
-    MockScreen #mock-clock.-paused { background: $warning 40%; }
-    MockScreen #mock-clock.-late { color: $error; }
-    MockScreen #setup-view, MockScreen #question-view, MockScreen #paused-view,
-    MockScreen #scorecard-view { padding: 1 2; }
-    MockScreen #drill-side { width: 2fr; }
-    MockScreen #drill-prompt { height: 1fr; }
-    MockScreen #drill-results { height: 1fr; border-top: solid $primary; }
-    MockScreen #drill-editor { width: 3fr; height: 1fr; }
-    MockScreen #question-notes { height: 6; margin-top: 1; }
-    MockScreen #question-answer { display: none; margin-top: 1; }
-    MockScreen #question-answer.-shown { display: block; }
+    MockScreen #paused-view { padding: 1 2; }
     """
 
     BINDINGS = [
@@ -107,7 +99,7 @@ class MockScreen(CheckRunner, Screen):
     def _deckset(self) -> Any:
         deckset = getattr(self._app_session, "deckset", None)
         if deckset is None or not deckset.cards:
-            from cards.deck import load_decks
+            from cards.decks.loader import load_decks
 
             deckset = load_decks()
         return deckset
@@ -116,34 +108,21 @@ class MockScreen(CheckRunner, Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="mock-clock")
+        yield MockClock("", id="mock-clock")
         with ContentSwitcher(initial="setup-view", id="mock-body"):
-            with VerticalScroll(id="setup-view"):
-                yield Markdown("", id="setup-text")
-            with Horizontal(id="drill-view"):
-                with Vertical(id="drill-side"):
-                    yield Markdown("", id="drill-prompt")
-                    yield ResultsPanel(id="drill-results")
-                self._editor = TextArea.code_editor("", language="python", id="drill-editor",
-                                                    soft_wrap=False)
-                yield self._editor  # kept by reference: answers are saved while unmounting too
-            with VerticalScroll(id="question-view"):
-                yield Markdown("", id="question-front")
-                yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
-                             "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] knew it, "
-                             "[b]2[/b] partly, [b]3[/b] missed.", id="question-help")
-                yield TextArea("", id="question-notes", soft_wrap=True)
-                yield Markdown("", id="question-answer")
+            yield MockSetup(id="setup-view")
+            self._drill = MockDrill(id="drill-view")  # kept by reference: answers are saved while unmounting too
+            yield self._drill
+            yield MockQuestion(id="question-view")
             yield Static("[b]PAUSED[/b]\n\nThe clock is stopped and the pause is recorded on the "
                          "scorecard. Your work is hidden until you resume: [b]ctrl+b[/b].", id="paused-view")
-            with VerticalScroll(id="scorecard-view"):
-                yield Static("", id="scorecard")
+            yield MockScorecard(id="scorecard-view")
         yield Footer()
 
     def on_mount(self) -> None:
         self._store = getattr(self._app_session, "store", None)
         if self._store is None and self._app_session is None:  # a bare host app (tests, demos)
-            from cards.store import open_store
+            from cards.progress.store import open_store
 
             self._store = open_store()
             self._own_store = True
@@ -205,30 +184,16 @@ class MockScreen(CheckRunner, Screen):
             except ValueError as exc:
                 self.notify(str(exc), severity="error")
                 return
-        topics = ", ".join(dict.fromkeys(i.topic for i in self.plan.drills))
-        lines = [f"# Mock interview: {self._minutes} minutes", "",
-                 f"Seed **{self._seed}**: {len(self.plan.drills)} coding drills and "
-                 f"{len(self.plan.questions)} follow-up questions on {topics}.", "",
-                 "One overall clock, and a soft budget per item. The clock runs while this screen "
-                 "is open; **ctrl+b** pauses it, and every pause is listed on the scorecard.", "",
-                 "Coding: write the function in the editor, **ctrl+r** runs the checks (a pass moves "
-                 "on; **ctrl+n** gives up). Questions: answer aloud (or **t** to type), **ctrl+r** "
-                 "reveals the card's answer, then grade yourself **1** / **2** / **3**.", "",
-                 "**enter** starts · **+ / -** changes the minutes · **r** draws another seed"]
-        if self._store is None:
-            lines += ["", "*Progress is not available, so this mock will not be saved.*"]
-        if self._unfinished():
-            lines += ["", "**c** continues your unfinished mock (the time it was closed is not counted, "
-                      "and the scorecard says so)."]
-        self.query_one("#setup-text", Markdown).update("\n".join(lines))
+        self.query_one(MockSetup).show(self.plan, self._minutes, self._seed, saved=self._store is not None,
+                                       can_continue=bool(self._unfinished()))
 
     def action_start(self) -> None:
         if self.started or self.plan is None:
             return
         s = getattr(self._app_session, "scheduler", None)
         try:
-            self.session = MockSession.start(self.plan, self._store, clock=self._clock,
-                                             fuzz=getattr(self.app, "fuzz", True), scheduler=s)
+            self.session = start_mock(self.plan, self._store, clock=self._clock,
+                                    fuzz=getattr(self.app, "fuzz", True), scheduler=s)
         except StoreError as exc:
             self.notify(f"Cannot start the mock: {exc}", severity="error", timeout=20)
             return
@@ -249,9 +214,9 @@ class MockScreen(CheckRunner, Screen):
         if not ids or self.started:
             return
         try:
-            self.session = MockSession.load(self._store, ids[-1], clock=self._clock,
-                                            fuzz=getattr(self.app, "fuzz", True),
-                                            scheduler=getattr(self._app_session, "scheduler", None))
+            self.session = resume_mock(self._store, ids[-1], clock=self._clock,
+                                      fuzz=getattr(self.app, "fuzz", True),
+                                      scheduler=getattr(self._app_session, "scheduler", None))
         except (KeyError, ValueError, StoreError) as exc:
             self.notify(str(exc), title="Cannot continue that mock", severity="error", timeout=20)
             return
@@ -271,33 +236,16 @@ class MockScreen(CheckRunner, Screen):
                 self._act(s.touch)
         self._refresh()
 
-    def _clock_text(self) -> str:
-        s = self.session
-        if s is None:
-            return f"Mock interview · {self._minutes} min · seed {self._seed} · not started"
-        if s.finished:
-            return (f"Mock seed {s.plan.seed} · finished ({s.finish_reason}) · "
-                    f"{_mmss(s.elapsed_s())} of {s.plan.minutes}:00 used")
-        text = f"Mock seed {s.plan.seed} · {_mmss(s.remaining_s())} left of {s.plan.minutes}:00"
-        item = s.current
-        if item is not None:
-            text += (f" · item {item.index + 1}/{len(s.plan.items)} ({item.kind}) "
-                     f"{_mmss(s.item_elapsed_s())} / {_mmss(item.budget_s)}")
-        return text + (" · PAUSED" if s.paused else "")
-
     def _refresh(self) -> None:
         s = self.session
-        bar = self.query_one("#mock-clock", Static)
-        bar.update(self._clock_text())
-        bar.set_class(s is not None and s.paused, "-paused")
+        self.query_one(MockClock).show(s, self._minutes, self._seed)
         item = s.current if s is not None and not s.finished else None
-        bar.set_class(item is not None and s.item_elapsed_s() > item.budget_s, "-late")
         body = self.query_one("#mock-body", ContentSwitcher)
         if s is None:
             body.current = "setup-view"
         elif s.finished:
             if body.current != "scorecard-view":
-                self.query_one("#scorecard", Static).update(format_scorecard(s.scorecard()))
+                self.query_one(MockScorecard).show(format_scorecard(score_session(s)))
                 body.current = "scorecard-view"
         elif s.paused:
             body.current = "paused-view"
@@ -321,27 +269,13 @@ class MockScreen(CheckRunner, Screen):
 
             drill = get_drill(item.ref)
             prompt = drill.prompt_zh if self._lang() == "zh" and drill.prompt_zh else drill.prompt
-            self.query_one("#drill-prompt", Markdown).update(
-                f"## {item.index + 1}. {drill.title}\n\n*{item.framework} · {item.difficulty} · "
-                f"target {item.target_minutes} min*\n\n{prompt}")
             saved = self._load_answer(item)
-            editor = self._editor
-            editor.load_text(saved if saved is not None else drill.starter(item.framework))
-            self.query_one("#drill-results", ResultsPanel).show_message(
-                "No checks run yet", "ctrl+r runs the checks; a pass moves on.")
-            editor.focus()
+            self._drill.show(item, drill.title, prompt,
+                             saved if saved is not None else drill.starter(item.framework))
         else:
             card = self._deckset().by_id.get(item.ref)
             front, back = card.text(self._lang()) if card else (item.title, "(this card left the decks)")
-            self.query_one("#question-front", Markdown).update(
-                f"## {item.index + 1}. Question\n\n{front}")
-            answer = self.query_one("#question-answer", Markdown)
-            answer.update(f"### The card's answer\n\n{back}\n\n*card {item.ref}*")
-            answer.remove_class("-shown")
-            notes = self.query_one("#question-notes", TextArea)
-            notes.load_text("")
-            notes.read_only = False
-            self.query_one("#question-view").focus()
+            self.query_one(MockQuestion).show(item.index, front, back, item.ref)
         self.refresh_bindings()
 
     def _load_answer(self, item) -> str | None:
@@ -363,7 +297,7 @@ class MockScreen(CheckRunner, Screen):
         item = s.plan.items[self._shown_item]
         if item.kind != "drill":
             return
-        text = self._editor.text
+        text = self._drill.editor.text
         if text == self._load_answer(item) or not text.strip():
             return
         try:
@@ -392,22 +326,20 @@ class MockScreen(CheckRunner, Screen):
             self._act(s.resume if s.paused else s.pause)
 
     def action_type_answer(self) -> None:
-        self.query_one("#question-notes", TextArea).focus()
+        self.query_one(MockQuestion).notes.focus()
 
     def action_reveal(self) -> None:
         self._revealed = True
-        self.query_one("#question-notes", TextArea).read_only = True  # the answer is out: no edits
-        self.query_one("#question-answer", Markdown).add_class("-shown")
-        self.query_one("#question-view").focus()  # so 1 / 2 / 3 grade instead of typing
+        self.query_one(MockQuestion).reveal()
         self.refresh_bindings()
 
     def action_grade(self, grade: str) -> None:
         if self._revealed:
-            answer = self.query_one("#question-notes", TextArea).text
+            answer = self.query_one(MockQuestion).notes.text
             self._act(lambda: self.session.grade_question(grade, answer))
 
     def action_next_item(self) -> None:
-        from tui.screens.dialogs import ConfirmScreen
+        from tui.screens.confirm import ConfirmScreen
 
         s = self.session
         item = s.current if s is not None else None
@@ -426,7 +358,7 @@ class MockScreen(CheckRunner, Screen):
                                            "It counts as not solved.", yes="Give up"), done)
 
     def action_finish(self) -> None:
-        from tui.screens.dialogs import ConfirmScreen
+        from tui.screens.confirm import ConfirmScreen
 
         def done(yes: bool | None) -> None:
             if yes:
@@ -452,14 +384,13 @@ class MockScreen(CheckRunner, Screen):
         if item is None or item.kind != "drill" or s.paused:
             return
         self._save_answer_now()
-        code = self._editor.text
-        self.query_one("#drill-results", ResultsPanel).show_running()
+        code = self._drill.editor.text
+        self._drill.results.show_running()
         self.start_check(code, item.ref, item.framework, {"index": item.index, "code": code})
 
     def check_done(self, report, context) -> None:
         s = self.session
-        panel = self.query_one("#drill-results", ResultsPanel)
-        panel.show_report(report)
+        self._drill.results.show_report(report)
         if s.finished or s.current is None or s.current.index != context["index"]:
             return  # the candidate moved on (or time ran out) while the checks ran
         mistakes = [(d.id, d.card) for d in report.diagnoses]
@@ -472,4 +403,4 @@ class MockScreen(CheckRunner, Screen):
             self.notify("Passed: on to the next item.")
 
     def check_failed(self, title: str, message: str, context) -> None:
-        self.query_one("#drill-results", ResultsPanel).show_message(title, message)
+        self._drill.results.show_message(title, message)

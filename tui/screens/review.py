@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Markdown, Rule, Static
 
-from cards.intervals import RATING_NAMES, format_interval
+from cards.schedule.intervals import RATING_NAMES, format_interval
 from tui.widgets.rating_bar import RatingBar
 
 

@@ -2,7 +2,7 @@
 30-day due forecast, drill solve times against target, mock scores over time, and the pitfall
 profile with a key to review a mistake's card.
 
-The numbers are `cards.stats.summary()` (the same object `ppo-drill stats --json` prints),
+The numbers are `cards.plan.stats.summary()` (the same object `ppo-drill stats --json` prints),
 computed in a thread worker so a large history never freezes the screen; plots are
 textual-plotext, tables Textual's DataTable.
 """
@@ -27,7 +27,7 @@ def _minutes(seconds: float | None) -> str:
 
 
 class StatsScreen(Screen):
-    """Plots and tables over `cards.stats.summary()`."""
+    """Plots and tables over `cards.plan.stats.summary()`."""
 
     DEFAULT_CSS = """
     StatsScreen #stats-head { height: auto; padding: 0 1; background: $boost; }
@@ -84,7 +84,7 @@ class StatsScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def _compute(self, session: Any) -> None:
-        from cards.stats import summary
+        from cards.plan.stats import summary
 
         now = session.now() if hasattr(session, "now") else datetime.now(timezone.utc)
         lock = getattr(session, "io_lock", None) or contextlib.nullcontext()

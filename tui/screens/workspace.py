@@ -1,7 +1,7 @@
 """`WorkspaceScreen`: one drill — the prompt beside a Python editor, a countdown from the target
 time, hints one level at a time, checks in the warm checker, and the results panel.
 
-The answer is saved as it is typed (debounced, atomic, `cards.drafts`), before every check, on
+The answer is saved as it is typed (debounced, atomic, `cards.progress.drafts`), before every check, on
 leaving the screen and on quit, and reopened next time; a reset asks first.
 """
 from __future__ import annotations
@@ -19,9 +19,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
 
-from cards import drafts
+from cards.progress import drafts
 from tui.checking import CheckRunner
-from tui.screens.dialogs import CodeScreen, ConfirmScreen
+from tui.screens.code_view import CodeScreen
+from tui.screens.confirm import ConfirmScreen
 from tui.summary import format_seconds
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText

@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button
 
-from cards.intervals import RATING_NAMES, format_interval
+from cards.schedule.intervals import RATING_NAMES, format_interval
 
 _VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
 

@@ -1,5 +1,8 @@
-"""Small modal screens: `ConfirmScreen` (yes/no) and `CodeScreen` (code to read and copy, e.g. the
-model answer)."""
+"""`ConfirmScreen`: a small modal yes / no question, asked before anything that cannot be taken back
+or spoils the practice (resetting an answer to the starter, seeing the model answer before any
+check, giving up a mock drill, finishing a mock early).
+
+"No" has the focus and escape answers it, so a stray key never confirms."""
 from __future__ import annotations
 
 from rich.markup import escape
@@ -8,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -37,21 +40,3 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
-
-
-class CodeScreen(ModalScreen[None]):
-    """Read-only, highlighted, scrollable code (long lines scroll rather than vanish); text can be
-    selected and copied. Escape closes it."""
-
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Close")]
-
-    def __init__(self, title: str, code: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.code = code
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog dialog-wide"):
-            yield Static(f"[b]{escape(self.title_text)}[/b]   [dim](escape closes)[/dim]",
-                         classes="dialog-text")
-            yield TextArea.code_editor(self.code, language="python", read_only=True, soft_wrap=False)

@@ -1,15 +1,18 @@
 """The mock scorecard: per item pass/fail and time against budget, an overall score with its rubric
-(correctness first, then time), and the topics to study next."""
+(correctness first, then time), and the topics to study next.
+
+Scoring reads a session (finished or still running) and never changes it; the session module knows
+nothing of this one, so the rubric can change without touching the timed state machine."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from cards.mock_plan import CORRECTNESS_SHARE, GRADES, ITEM_WEIGHT, _mmss
-from cards.store import utc_iso
+from cards.plan.mock_plan import CORRECTNESS_SHARE, GRADES, ITEM_WEIGHT, _mmss
+from cards.progress.store import utc_iso
 
 if TYPE_CHECKING:
-    from cards.mock_session import MockSession
+    from cards.plan.mock_session import MockSession
 
 
 RUBRIC = (
@@ -126,6 +129,12 @@ def score_session(session: MockSession) -> Scorecard:
                      round(100 * correct_w / total_w, 1) if total_w else 0.0,
                      round(session.elapsed_s(), 1), round(session.paused_s(), 1), pauses,
                      tuple(items), tuple(study_next(items)))
+
+
+def scorecard_record(session: MockSession) -> dict:
+    """The scorecard as JSON, kept in a finished session's record (`MockSession(summarise=...)`), so
+    mock history reads scores without re-scoring."""
+    return score_session(session).to_json()
 
 
 def study_next(items: Sequence[ItemScore]) -> list[dict]:

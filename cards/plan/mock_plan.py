@@ -145,7 +145,7 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
 
         drills = load_drills()
     if deckset is None:
-        from cards.deck import load_decks
+        from cards.decks.loader import load_decks
 
         deckset = load_decks()
     drills = sorted(drills, key=lambda d: d.id)

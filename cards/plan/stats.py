@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Sequence
 
-from cards.store import ProgressStore, utc_iso
+from cards.progress.store import ProgressStore, utc_iso
 
 REVIEW_STATE = 2  # fsrs.State.Review (the store holds fsrs' to_dict() data)
 AGAIN = 1
@@ -194,15 +194,15 @@ def _jsonable(value: Any) -> Any:
 def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequence[Any] | None = None,
             deckset: Any = None, pitfalls: int = 10) -> dict:
     """Everything the stats screen shows, as one JSON-serialisable object."""
-    from cards.profile import pitfall_profile
-    from cards.scheduler import DrillSchedule
+    from cards.plan.profile import pitfall_profile
+    from cards.schedule.scheduler import DrillSchedule
 
     if drills is None:
         from drills import load_drills
 
         drills = load_drills()
     if deckset is None:
-        from cards.deck import load_decks
+        from cards.decks.loader import load_decks
 
         deckset = load_decks()
     daily = retention(store, now, days, "day")

@@ -12,7 +12,7 @@ import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
-from cards.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
 EXPORT_FORMAT = "ppo-drill-progress"
 EXPORT_VERSION = 1

@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from cards.deck import Card, DeckSet
+from cards.decks.loader import Card, DeckSet
 
 MODEL_ID = 1_734_019_101  # never change: Anki matches the note type by this id
 MODEL_NAME = "ppo-drill card"

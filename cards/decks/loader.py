@@ -14,10 +14,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from cards.yaml_lines import YamlProblem, line_of, load_yaml_with_lines
+from cards.decks.yaml_lines import YamlProblem, line_of, load_yaml_with_lines
 
-DECKS_DIR = Path(__file__).resolve().parent / "decks"
-CHECKLIST_PATH = Path(__file__).resolve().parent / "checklist.yaml"
+DECKS_DIR = Path(__file__).resolve().parent  # the deck files live beside their loader
+CHECKLIST_PATH = DECKS_DIR.parent / "checklist.yaml"
 
 KINDS = ("qa", "code", "dashboard", "number", "derive")
 LANGS = ("en", "zh")

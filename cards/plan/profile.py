@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
 
-from cards.store import ProgressStore, utc_iso
+from cards.progress.store import ProgressStore, utc_iso
 
 
 @dataclass(frozen=True)

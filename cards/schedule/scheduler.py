@@ -18,8 +18,8 @@ from typing import Callable, Iterable
 
 import fsrs
 
-from cards.deck import Card, DeckSet
-from cards.store import ProgressStore
+from cards.decks.loader import Card, DeckSet
+from cards.progress.store import ProgressStore
 
 LEARNING_STATES = (int(fsrs.State.Learning), int(fsrs.State.Relearning))
 REVIEW_STATES = (int(fsrs.State.Review),)
@@ -246,7 +246,8 @@ class Scheduler:
 
 
 class DrillSchedule:
-    """The same FSRS over drill ids (issue 6): a drill's outcome is rated like a card.
+    """The same FSRS over drill ids: a drill's outcome is rated like a card, so drills come back
+    when they are due, as cards do.
 
     State lives in the store's drill table; no review log beyond the drill attempts themselves.
     """

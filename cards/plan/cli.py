@@ -1,4 +1,4 @@
-"""Sub-commands of `ppo-drill` for the training plan: `stats [--json] [--days N]` (issue 6).
+"""Sub-commands of `ppo-drill` for the training plan: `stats [--json] [--days N]`.
 
 Registered by `tui.cli`; handlers import what they need only when they run. The `mock` command
 opens the app, so it lives in `tui/mock_command.py`.
@@ -21,12 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    """Print `cards.stats.summary()` as text or as one JSON object."""
+    """Print `cards.plan.stats.summary()` as text or as one JSON object."""
     import json
     from datetime import datetime, timezone
 
-    from cards.stats import format_summary, summary
-    from cards.store import StoreError, open_store
+    from cards.plan.stats import format_summary, summary
+    from cards.progress.store import StoreError, open_store
 
     if args.days < 1 or args.days > 3650:
         print(f"ppo-drill stats: --days must be from 1 to 3650, got {args.days}", file=sys.stderr)

@@ -68,7 +68,7 @@ def _migration_1(db: sqlite3.Connection) -> None:
 
 
 def _migration_2(db: sqlite3.Connection) -> None:
-    """Drills and mocks (issue 6): attempts, drill schedule states, mock sessions, settings."""
+    """Drills and mocks (schema version 2): attempts, drill schedule states, mock sessions, settings."""
     _run_ddl(
         db,
         """

@@ -1,18 +1,21 @@
 """The timed mock session (`MockSession`): an injected clock, "active time" = wall time minus the
 recorded pauses, and every step persisted to the progress store at once so a crash loses nothing
-already answered."""
+already answered.
+
+The session records facts (the plan, pauses, each item's outcome and time) and knows nothing of
+scoring: `cards.plan.mock_score` reads a session and scores it. What a finished record keeps besides
+the facts (the scorecard, which mock history reads) is handed in as `summarise`; `cards.plan.mock`
+wires the two together."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from cards.mock_plan import GRADE_RATING, GRADES, PAYLOAD_VERSION, Clock, MockItem, MockPlan, _utc_now
-from cards.mock_score import Scorecard, score_session
-from cards.store import ProgressStore, parse_iso, utc_iso
+from cards.plan.mock_plan import GRADE_RATING, GRADES, PAYLOAD_VERSION, Clock, MockItem, MockPlan, _utc_now
+from cards.progress.store import ProgressStore, parse_iso, utc_iso
 
-
-
+Summary = Callable[["MockSession"], dict]
 class MockStateError(RuntimeError):
     """An action that the session's state does not allow (e.g. grading while paused)."""
 
@@ -77,19 +80,22 @@ class MockSession:
 
     Create with `MockSession.start(plan, store, clock=...)`, reopen with `MockSession.load(...)`.
     `store=None` keeps everything in memory (nothing recorded). With a store, each check run is
-    also a recorded drill attempt (`cards.training.record_check`: named mistakes send their cards
+    also a recorded drill attempt (`cards.schedule.training.record_check`: named mistakes send their cards
     back, the drill is spaced) and each self-grade is a review of the question's card (knew =
-    Good, partly = Hard, missed = Again), unless `record_training=False`.
+    Good, partly = Hard, missed = Again), unless `record_training=False`. `summarise`, when given,
+    turns the finished session into the JSON kept under the record's "scorecard" key.
     """
 
     def __init__(self, plan: MockPlan, *, store: ProgressStore | None = None, clock: Clock = _utc_now,
                  started_at: datetime | None = None, mock_id: str | None = None,
-                 record_training: bool = True, fuzz: bool = True, scheduler: Any = None) -> None:
+                 record_training: bool = True, fuzz: bool = True, scheduler: Any = None,
+                 summarise: Summary | None = None) -> None:
         self.plan = plan
         self.store = store
         self.clock = clock
         self.record_training = record_training
         self.fuzz = fuzz
+        self.summarise = summarise
         self.started_at = started_at or self.now()
         self.last_seen = self.started_at
         self.mock_id = mock_id
@@ -97,7 +103,7 @@ class MockSession:
         self.results: list[ItemResult] = [ItemResult(0, 0.0)] if plan.items else []
         self.finished_at: datetime | None = None
         self.finish_reason: str | None = None
-        self._scheduler = scheduler  # a cards.scheduler.Scheduler over this store (made when needed)
+        self._scheduler = scheduler  # a cards.schedule.scheduler.Scheduler over this store (made when needed)
 
     # -- construction ----------------------------------------------------------------------
 
@@ -232,7 +238,7 @@ class MockSession:
             if entry["id"] not in {m["id"] for m in result.mistakes}:
                 result.mistakes.append(entry)
         if self.store is not None and self.record_training:
-            from cards.training import record_check
+            from cards.schedule.training import record_check
 
             outcome = record_check(
                 self.store, drill_id=item.ref, framework=item.framework or "numpy", passed=passed,
@@ -274,7 +280,7 @@ class MockSession:
             raise MockStateError("there is no current item")
         return self._complete("unanswered")
 
-    def finish(self, reason: str = "done") -> "Scorecard":
+    def finish(self, reason: str = "done") -> None:
         """End the session ("done", "time-up" or "quit"); unanswered items stay unanswered."""
         if not self.finished:
             if self.paused:
@@ -295,11 +301,6 @@ class MockSession:
             self.finished_at = now
             self.finish_reason = reason
             self._save()
-        return score_session(self)
-
-    def scorecard(self) -> "Scorecard":
-        """The scorecard so far (final once finished)."""
-        return score_session(self)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -338,8 +339,8 @@ class MockSession:
 
     def _cards_scheduler(self) -> Any:
         if self._scheduler is None:
-            from cards.deck import load_decks
-            from cards.scheduler import Scheduler
+            from cards.decks.loader import load_decks
+            from cards.schedule.scheduler import Scheduler
 
             self._scheduler = Scheduler(self.store, load_decks(), clock=self.now, fuzz=self.fuzz)
         return self._scheduler
@@ -355,8 +356,8 @@ class MockSession:
             "results": [asdict(r) for r in self.results],
             "finish_reason": self.finish_reason,
         }
-        if self.finished:
-            data["scorecard"] = score_session(self).to_json()
+        if self.finished and self.summarise is not None:
+            data["scorecard"] = self.summarise(self)
         return data
 
     def _save(self) -> None:
@@ -368,12 +369,12 @@ class MockSession:
 
 
 def answer_root(mock_id: str | None, data_dir: Any = None) -> Any:
-    """The folder for a session's typed answers (`cards.drafts` files under it): mock answers
+    """The folder for a session's typed answers (`cards.progress.drafts` files under it): mock answers
     start from the starter and never overwrite the drill workspace's saved answer."""
     from pathlib import Path
 
     if data_dir is None:
-        from cards.paths import data_dir as default_dir
+        from cards.progress.paths import data_dir as default_dir
 
         data_dir = default_dir()
     return Path(data_dir) / "mock" / (mock_id or "unsaved")

@@ -1,7 +1,7 @@
-"""What a checked drill attempt does to a candidate's training plan (issue 6's loop): the attempt is
-recorded, every named mistake sends its card back as an Again review made by the checker, and the drill
-itself is rated on its own FSRS schedule (passed within target = Good, passed late = Hard, failed =
-Again), so drills are spaced like cards, but in days from the first attempt (`drill_schedule`).
+"""What a checked drill attempt does to a candidate's training plan (the loop that ties drills to
+cards): the attempt is recorded, every named mistake sends its card back as an Again review made by the
+checker, and the drill itself is rated on its own FSRS schedule (passed within target = Good, passed
+late = Hard, failed = Again), so drills are spaced like cards, but in days from the first attempt (`drill_schedule`).
 
 Called by the app and by `ppo-drill check` / `watch` (through `tui.cli`'s hook); the checker itself
 knows nothing of progress.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from cards.store import ProgressStore
+from cards.progress.store import ProgressStore
 
 AGAIN, HARD, GOOD = 1, 2, 3
 
@@ -34,7 +34,7 @@ def drill_rating(passed: bool, elapsed_s: float | None, target_minutes: int | No
 
 
 def drill_schedule(store: ProgressStore, clock=None, fuzz: bool = True):
-    """A `cards.scheduler.DrillSchedule` whose intervals start at days, not minutes.
+    """A `cards.schedule.scheduler.DrillSchedule` whose intervals start at days, not minutes.
 
     FSRS's default learning steps (1 and 10 minutes) suit a card recalled in seconds; a drill is
     a 2-15 minute exercise, and "due again in 10 minutes" right after solving it would fill the
@@ -45,7 +45,7 @@ def drill_schedule(store: ProgressStore, clock=None, fuzz: bool = True):
     """
     import fsrs
 
-    from cards.scheduler import DrillSchedule, utc_now
+    from cards.schedule.scheduler import DrillSchedule, utc_now
 
     schedule = DrillSchedule(store, clock=clock or utc_now, fuzz=fuzz)
     schedule.fsrs = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=fuzz)
@@ -60,7 +60,7 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
 
     `mistakes` are (mistake id, related card id) pairs from the checker's diagnoses. A card already
     sent back by the checker within the last 12 hours is not sent back again, so re-running a wrong
-    answer does not flood the review queue. `scheduler` is a `cards.scheduler.Scheduler` (created over
+    answer does not flood the review queue. `scheduler` is a `cards.schedule.scheduler.Scheduler` (created over
     the shipped decks when None).
     """
     attempt_id = store.record_attempt(drill_id, framework=framework, started_at=started_at,
@@ -70,8 +70,8 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     card_ids = [c for _, c in mistakes if c]
     if card_ids:
         if scheduler is None:
-            from cards.deck import load_decks
-            from cards.scheduler import Scheduler
+            from cards.decks.loader import load_decks
+            from cards.schedule.scheduler import Scheduler
 
             scheduler = Scheduler(store, load_decks(), clock=lambda: finished_at, fuzz=fuzz)
         recent = {r.card_id for r in store.reviews(since=finished_at - timedelta(hours=12))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Callable, TextIO
 
-from cards.intervals import RATING_NAMES, format_interval
-from cards.scheduler import Scheduler
+from cards.schedule.intervals import RATING_NAMES, format_interval
+from cards.schedule.scheduler import Scheduler
 
 HELP = "Enter: show answer   u: undo   q: quit"
 

@@ -11,10 +11,10 @@ settings. Why it is built this way:
 - A file that is not a database, fails `PRAGMA quick_check`, belongs to another program, or has a
   schema version newer than this code is refused with `StoreError` before anything is written:
   the user's bytes stay exactly as they were.
-- The schema (`cards.schema`) is versioned with `PRAGMA user_version` and an ordered list of
+- The schema (`cards.progress.schema`) is versioned with `PRAGMA user_version` and an ordered list of
   migrations, each run in the same transaction as its version bump, after a backup of the file.
 
-JSON export / import lives in `cards.progress_io`.
+JSON export / import lives in `cards.progress.json_io`.
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from cards import progress_io
-from cards.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress import json_io
+from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
 __all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock",
            "SCHEMA_VERSION", "utc_iso", "parse_iso"]
@@ -444,11 +444,11 @@ class ProgressStore:
     # -- export / import ---------------------------------------------------------------------
 
     def export_json(self) -> dict:
-        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress_io`)."""
+        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress.json_io`)."""
         with self._lock:
             self._db.execute("BEGIN")  # one consistent snapshot
             try:
-                return progress_io.export_data(self._db)
+                return json_io.export_data(self._db)
             finally:
                 self._db.execute("COMMIT")
 
@@ -459,19 +459,19 @@ class ProgressStore:
         Returns how many rows of each kind were added or updated. Raises ValueError naming the
         file and field on a malformed document; then nothing is written.
         """
-        progress_io.validate_envelope(data, source_name)
+        json_io.validate_envelope(data, source_name)
         try:
             with self._write() as db:
-                return progress_io.import_data(db, data)
+                return json_io.import_data(db, data)
         except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
             raise ValueError(f"{source_name}: malformed progress data ({type(exc).__name__}: {exc}); "
                              f"nothing was imported") from exc
 
 
 def store_path(data_dir: Path | str | None = None) -> Path:
-    """Where the progress database lives for `data_dir` (default: `cards.paths.data_dir()`)."""
+    """Where the progress database lives for `data_dir` (default: `cards.progress.paths.data_dir()`)."""
     if data_dir is None:
-        from cards.paths import data_dir as default_dir
+        from cards.progress.paths import data_dir as default_dir
 
         data_dir = default_dir()
     return Path(data_dir) / DB_NAME

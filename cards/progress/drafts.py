@@ -15,7 +15,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from cards.paths import data_dir
+from cards.progress.paths import data_dir
 
 ANSWERS = "answers"
 _SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")

@@ -1,0 +1,51 @@
+"""`MockQuestion`: a follow-up question of a mock interview: the card's front, a box to type an answer
+in (optional: answering aloud is the interview's way), and the card's answer, hidden until revealed.
+
+Once revealed the typed answer is frozen (read-only), so a self-grade is always against what was
+answered before seeing the card; the grading itself is the screen's and the session's."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static, TextArea
+
+
+class MockQuestion(VerticalScroll):
+    """The question, the typed answer and the (hidden) card answer."""
+
+    DEFAULT_CSS = """
+    MockQuestion { padding: 1 2; }
+    MockQuestion #question-notes { height: 6; margin-top: 1; }
+    MockQuestion #question-answer { display: none; margin-top: 1; }
+    MockQuestion #question-answer.-shown { display: block; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Markdown("", id="question-front")
+        yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
+                     "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] knew it, "
+                     "[b]2[/b] partly, [b]3[/b] missed.", id="question-help")
+        yield TextArea("", id="question-notes", soft_wrap=True)
+        yield Markdown("", id="question-answer")
+
+    @property
+    def notes(self) -> TextArea:
+        """The candidate's typed answer."""
+        return self.query_one("#question-notes", TextArea)
+
+    def show(self, index: int, front: str, back: str, card_id: str) -> None:
+        """Show question number `index` (0-based) with its answer hidden and an empty answer box."""
+        self.query_one("#question-front", Markdown).update(f"## {index + 1}. Question\n\n{front}")
+        answer = self.query_one("#question-answer", Markdown)
+        answer.update(f"### The card's answer\n\n{back}\n\n*card {card_id}*")
+        answer.remove_class("-shown")
+        self.notes.load_text("")
+        self.notes.read_only = False
+        self.focus()
+
+    def reveal(self) -> None:
+        """Show the card's answer and freeze the typed one; focus moves here so 1 / 2 / 3 grade
+        instead of typing."""
+        self.notes.read_only = True
+        self.query_one("#question-answer", Markdown).add_class("-shown")
+        self.focus()
