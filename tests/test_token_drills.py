@@ -117,7 +117,7 @@ def test_track_order_puts_the_token_drills_after_the_crib_sheet():
 
 
 def test_mock_interviews_draw_the_token_drills():
-    from cards.mock_plan import plan_mock
+    from cards.plan.mock_plan import plan_mock
 
     drawn = {item.ref for seed in range(120) for item in plan_mock(seed, 45).drills}
     assert set(CORE) <= drawn, set(CORE) - drawn
@@ -125,7 +125,7 @@ def test_mock_interviews_draw_the_token_drills():
 
 
 def test_mock_questions_follow_a_token_drill_with_its_cards():
-    from cards.mock_plan import plan_mock
+    from cards.plan.mock_plan import plan_mock
 
     for seed in range(200):
         plan = plan_mock(seed, 45)
@@ -146,7 +146,7 @@ def test_deck_cards_are_bilingual_cite_sources_and_never_the_seeds():
         assert re.search(r"[\u4e00-\u9fff]", card["zh"]["back"])
     referenced = {c for d in list(CORE) + list(PITFALLS) for c in get_drill(d).cards}
     referenced |= {m.card for d in CORE for m in get_drill(d).mistakes}
-    from cards.deck import load_decks
+    from cards.decks.loader import load_decks
 
     known = set(load_decks().by_id)
     assert referenced <= known, referenced - known
