@@ -6,7 +6,7 @@
   `watch` use it). Targets on a 2-core machine: right answer < 100 ms median, wrong answer (with
   shrinking and naming the mistake) < 250 ms median.
 
-Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20]
+Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20] [--drills ID ...]
 Prints medians and p95s; figures are for the machine at hand, so compare ratios, not absolutes.
 """
 from __future__ import annotations
@@ -22,6 +22,10 @@ from pathlib import Path
 # a wrong answer per core drill: a catalogued mistake
 WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
          "total_loss": "entropy-sign", "actor_loss": "mask-ignored"}
+# the token-level drills (log-probs from logits, KL estimators, KL-shaped reward, token GAE, whitening)
+WRONG.update({"token_logprobs": "logprob-no-shift", "token_kl": "kl-direction-swapped",
+              "kl_reward": "reward-score-last-column", "token_gae": "tgae-bootstrap-padding",
+              "masked_whiten": "whiten-stats-over-padding"})
 
 
 def p95(xs):
@@ -39,6 +43,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cold-runs", type=int, default=5)
     ap.add_argument("--warm-runs", type=int, default=20)
+    ap.add_argument("--drills", nargs="*", help="only these drills (default: every drill listed above)")
     args = ap.parse_args()
 
     from checker.service import CheckerClient
@@ -48,6 +53,8 @@ def main() -> int:
     cases = []
     tmp = Path(tempfile.mkdtemp(prefix="ppo-drill-bench-"))
     for drill_id, mistake_id in WRONG.items():
+        if args.drills and drill_id not in args.drills:
+            continue
         d = get_drill(drill_id)
         fw = "torch" if "torch" in d.frameworks else d.frameworks[0]
         mistake = next(m for m in d.mistakes if m.id == mistake_id)
