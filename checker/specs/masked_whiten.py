@@ -70,6 +70,9 @@ class MaskedWhitenSpec(TokenSpec):
     hyper_defaults = {"shift_mean": True, "eps": 1e-8}
     outputs = (("whitened", "bt"),)
 
+    def axis_classes(self):
+        return [(" (shift_mean=True)", _shift), (" (shift_mean=False)", lambda ex: not _shift(ex))]
+
     def strategy(self, framework: str):
         from hypothesis import strategies as st
 

@@ -103,12 +103,42 @@ class TokenSpec(DrillSpec):
         compare it, so a slip in the padding is diagnosed by the padding checks alone."""
         return f"{name} on valid tokens"
 
+    @staticmethod
+    def on_padding(name: str) -> str:
+        """The derived field holding output `name` on padded positions only (0 on valid tokens)."""
+        return f"{name} on padding"
+
     def with_derived(self, ex: Example, outputs: dict) -> dict:
         valid = self.valid(ex)
         out = dict(outputs)
         for name, kind in self.outputs:
             if kind == "bt" and name in outputs:
-                out[self.on_valid(name)] = np.where(valid, np.asarray(outputs[name], dtype=np.float64), 0.0)
+                x = np.asarray(outputs[name], dtype=np.float64)
+                out[self.on_valid(name)] = np.where(valid, x, 0.0)
+                out[self.on_padding(name)] = np.where(valid, 0.0, x)
+        return out
+
+    def axis_classes(self) -> list[tuple[str, Callable[[Example], bool]]]:
+        """Classes of examples whose behaviour is independent (e.g. one per estimator): (suffix, applies)."""
+        return [("", lambda ex: True)]
+
+    def axes(self, framework: str) -> list:
+        """For the per-axis diagnosis: each per-token output on valid tokens (per example class) and on
+        padding, and each scalar output, as independent axes."""
+        from checker.specs.base import Axis  # the per-axis diagnosis's vocabulary
+
+        out = []
+        for name, kind in self.outputs:
+            for suffix, applies in self.axis_classes():
+                label = f"{name}{suffix}"
+                if kind == "bt":
+                    out.append(Axis(label, f"{name} on valid tokens{suffix}", self.on_valid(name), applies,
+                                    group=label))
+                else:
+                    out.append(Axis(label, f"{name}{suffix}", name, applies, group=label))
+            if kind == "bt":
+                out.append(Axis(f"{name}-padding", f"{name} on padded positions", self.on_padding(name),
+                                group=f"{name}-padding"))
         return out
 
     def reference_outputs(self, ex: Example) -> dict:

@@ -59,6 +59,9 @@ class TokenKlSpec(TokenSpec):
     hyper_defaults = {"estimator": "k3"}
     outputs = (("kl", "bt"), ("kl_mean", "scalar"))
 
+    def axis_classes(self):
+        return [(f" ({k})", lambda ex, k=k: _estimator(ex) == k) for k in ESTIMATORS]
+
     def strategy(self, framework: str):
         from hypothesis import strategies as st
 
