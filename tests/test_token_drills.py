@@ -35,6 +35,7 @@ PITFALLS = {  # id -> (base drill, planted mistake)
     "fix-advantage-normalisation": ("masked_whiten", "whiten-stats-over-padding"),
     "fix-value-detach": ("value_loss", "grad-into-old-values"),
 }
+NUMPY_TOO = {"token_gae", "masked_whiten"}
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
 FORBIDDEN = re.compile(r"\b(seed|chapter|lesson)\b|本章|章节", re.I)
 DECK = ROOT / "cards" / "decks" / "token-level.yaml"
@@ -69,7 +70,7 @@ def prefix(lengths, T):
 def test_core_metadata(drill_id):
     drill = get_drill(drill_id)
     signature, minutes = CORE[drill_id]
-    assert drill.kind == "core" and drill.frameworks == ("torch",)
+    assert drill.kind == "core" and drill.frameworks == (("numpy", "torch") if drill_id in NUMPY_TOO else ("torch",))
     assert drill.signature.startswith(signature) and drill.target_minutes == minutes
     assert len(drill.hints) == 3 and all(drill.hints)
     assert len(drill.mistakes) >= 4
@@ -90,11 +91,13 @@ def test_core_metadata(drill_id):
 def test_pitfall_metadata(pitfall_id):
     base_id, mistake_id = PITFALLS[pitfall_id]
     drill, base = get_drill(pitfall_id), get_drill(base_id)
-    assert (drill.kind, drill.base, drill.mistake_id, drill.frameworks) == ("pitfall", base_id, mistake_id, ("torch",))
+    assert (drill.kind, drill.base, drill.mistake_id) == ("pitfall", base_id, mistake_id)
+    assert drill.frameworks == (("numpy", "torch") if base_id in NUMPY_TOO else ("torch",))
     assert 2 <= drill.target_minutes <= 4
     assert drill.prompt.startswith("This code has one bug.") and drill.prompt_zh.startswith("这段代码有一个 bug。")
     assert drill.signature == base.signature
-    assert drill.starter("torch") == drill.planted_mistake.source("torch") != drill.solution("torch")
+    for fw in drill.frameworks:
+        assert drill.starter(fw) == drill.planted_mistake.source(fw) != drill.solution(fw)
     fixed = [line.strip() for line in drill.solution("torch").splitlines()
              if line not in drill.starter("torch").splitlines() and line.strip() and not line.strip().startswith("#")]
     assert fixed and not any(line in drill.hints[0] for line in fixed), "hint 1 must not give the fix"
@@ -314,3 +317,33 @@ def test_buggy_copy_differs_on_an_edge_case(drill_id, mistake_id):
         if any(not np.allclose(out_g[k], out_b[k], rtol=1e-7, atol=1e-9, equal_nan=True) for k in out_g):
             differs += 1
     assert differs >= 1, f"{mistake_id} behaves like the model answer on every edge case"
+
+
+def _numpy_solution(drill_id: str):
+    drill = get_drill(drill_id)
+    namespace: dict = {}
+    exec(compile(drill.solution("numpy"), str(drill.solution_path("numpy")), "exec"), namespace)  # noqa: S102
+    return namespace[drill.function]
+
+
+@pytest.mark.parametrize("garbage", [0.0, 5.0, float("nan"), float("inf")])
+def test_numpy_solutions_match_the_reference(garbage):
+    from checker import reference as ref
+    from checker.reference.tokens import token_gae
+
+    rng = np.random.default_rng(31)
+    gae_np, whiten_np = _numpy_solution("token_gae"), _numpy_solution("masked_whiten")
+    for B, T in ((1, 1), (2, 5), (4, 16)):
+        lengths = rng.integers(1, T + 1, B)
+        lengths[0] = T
+        mask = np.arange(T)[None, :] < lengths[:, None]
+        poison = lambda x: np.where(mask, x, garbage)  # noqa: E731
+        rewards, values, adv = (poison(rng.normal(size=(B, T))) for _ in range(3))
+        with np.errstate(invalid="ignore"):
+            for gamma, lam in ((1.0, 0.95), (0.9, 0.0), (1.0, 1.0)):
+                got = gae_np(rewards, values, mask, gamma, lam)
+                for g, w in zip(got, token_gae(rewards, values, mask, gamma, lam)):
+                    np.testing.assert_allclose(g, w.numpy(), rtol=1e-12, atol=1e-12)
+            for shift in (True, False):
+                want = np.where(mask, ref.masked_whiten(adv, torch.from_numpy(mask), shift_mean=shift).numpy(), 0.0)
+                np.testing.assert_allclose(whiten_np(adv, mask, shift), want, rtol=1e-10, atol=1e-12)
