@@ -35,7 +35,7 @@ PITFALLS = {  # id -> (base drill, planted mistake)
     "fix-advantage-normalisation": ("masked_whiten", "whiten-stats-over-padding"),
     "fix-value-detach": ("value_loss", "grad-into-old-values"),
 }
-NUMPY_TOO = {"token_gae", "masked_whiten"}
+NUMPY_TOO = {"token_kl", "kl_reward", "token_gae", "masked_whiten"}
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
 FORBIDDEN = re.compile(r"\b(seed|chapter|lesson)\b|本章|章节", re.I)
 DECK = ROOT / "cards" / "decks" / "token-level.yaml"
@@ -347,3 +347,24 @@ def test_numpy_solutions_match_the_reference(garbage):
             for shift in (True, False):
                 want = np.where(mask, ref.masked_whiten(adv, torch.from_numpy(mask), shift_mean=shift).numpy(), 0.0)
                 np.testing.assert_allclose(whiten_np(adv, mask, shift), want, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("garbage", [0.0, float("nan"), float("inf")])
+def test_numpy_kl_and_reward_match_the_reference(garbage):
+    from checker import reference as ref
+
+    rng = np.random.default_rng(37)
+    kl_np, reward_np = _numpy_solution("token_kl"), _numpy_solution("kl_reward")
+    for B, T in ((1, 1), (3, 7)):
+        lengths = rng.integers(1, T + 1, B)
+        mask = np.arange(T)[None, :] < lengths[:, None]
+        logp = np.where(mask, -rng.uniform(0, 4, (B, T)), garbage)
+        ref_logp = np.where(mask, -rng.uniform(0, 4, (B, T)), garbage)
+        for k in ("k1", "k2", "k3"):
+            kl, mean = kl_np(logp, ref_logp, mask, k)
+            want = np.where(mask, ref.kl_per_token(logp, ref_logp, k).numpy(), 0.0)
+            np.testing.assert_allclose(kl, want, rtol=1e-12, atol=1e-12)
+            assert np.ndim(mean) == 0 and np.isclose(float(mean), want.sum() / mask.sum())
+        scores = rng.normal(size=B)
+        want = ref.kl_shaped_rewards(logp, ref_logp, scores, torch.from_numpy(mask), beta=0.3).numpy()
+        np.testing.assert_allclose(reward_np(logp, ref_logp, scores, mask, 0.3), want, rtol=1e-12, atol=1e-12)
