@@ -316,6 +316,8 @@ def test_buggy_copy_differs_on_an_edge_case(drill_id, mistake_id):
         out_g, out_b = spec.extract(g.value, ex, "torch"), spec.extract(b.value, ex, "torch")
         if any(not np.allclose(out_g[k], out_b[k], rtol=1e-7, atol=1e-9, equal_nan=True) for k in out_g):
             differs += 1
+        elif any((g.grads.get(k) is None) != (b.grads.get(k) is None) for k in g.grads):
+            differs += 1  # the same values, but the gradient is cut
     assert differs >= 1, f"{mistake_id} behaves like the model answer on every edge case"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, Expected
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec
 
@@ -42,6 +42,10 @@ def _unused_logits(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     unused = np.ones(mask.shape, dtype=bool)
     unused[:, :-1] = ~mask[:, 1:]
     return unused
+
+
+def _grad_checked(ex: Example) -> bool:
+    return ex.invalid is None and bool(np.isfinite(ex.arrays["logits"]).all())
 
 
 def _poisoned(ex: Example) -> bool:
@@ -76,6 +80,12 @@ class TokenLogprobsSpec(TokenSpec):
     positional = ("logits", "input_ids", "response_mask")
     hyper_defaults: dict = {}
     outputs = (("log_probs", "bt"), ("entropy", "bt"))
+    # The actor's loss back-propagates through these log-probs: the sum of log_probs must have the
+    # gradient onehot(next token) - softmax(logits) w.r.t. the logits at every valid position (and 0
+    # elsewhere). Asked only where every logit is finite: through NaN logits even a right answer's
+    # gradient is NaN (torch.where passes 0 * NaN back).
+    trainable = ("logits",)
+    grad_of = "0"
 
     def out_shape(self, ex: Example) -> tuple:
         B, L = ex.arrays["input_ids"].shape
@@ -152,12 +162,33 @@ class TokenLogprobsSpec(TokenSpec):
                           "a three-token prompt before the response"))
         return cases
 
+    def to_call(self, ex: Example, framework: str):
+        from checker.sandbox.model import Call
+
+        call = super().to_call(ex, framework)
+        if call.grad_of is not None and not _grad_checked(ex):
+            return Call(call.args, call.kwargs)
+        return call
+
     # ---- reference ----------------------------------------------------------------------------
     def reference_outputs(self, ex: Example) -> dict:
         from checker.reference.tokens import token_logprobs
 
         lp, h = token_logprobs(ex.arrays["logits"], ex.arrays["input_ids"], ex.arrays["response_mask"])
         return {"log_probs": lp.numpy(), "entropy": h.numpy()}
+
+    def reference(self, ex: Example, framework: str) -> Expected:
+        import torch
+
+        from checker.reference.tokens import token_logprobs
+
+        expected = super().reference(ex, framework)
+        if framework == "torch" and _grad_checked(ex):
+            logits = torch.tensor(ex.arrays["logits"], dtype=torch.float64, requires_grad=True)
+            lp, _ = token_logprobs(logits, ex.arrays["input_ids"], ex.arrays["response_mask"])
+            lp.sum().backward()
+            expected.grads = {"logits": logits.grad.numpy().copy()}
+        return expected
 
     def checks(self) -> list[Check]:
         return [
@@ -192,6 +223,12 @@ class TokenLogprobsSpec(TokenSpec):
             Check("large-vocabulary", "gathers along the vocabulary dimension of a 32000-token vocabulary",
                   "With V = 32000 your {field} differs{at}: expected {expected}, got {got}.",
                   applies=lambda ex: _vocab(ex) >= 1000, fields=(LP, ENT)),
+            Check("grad-logits", "the log-probs carry the gradient w.r.t. the logits",
+                  "The actor's loss back-propagates through these log-probs: the gradient of sum(log_probs) "
+                  "w.r.t. the logits must be onehot(next token) - softmax(logits) at every valid position and 0 "
+                  "elsewhere. Yours differs{at}: expected {expected}, got {got}. Keep the computation in the "
+                  "graph (no torch.no_grad(), .detach() or NumPy round trip).",
+                  applies=_grad_checked, fields=("grad:logits",), frameworks=("torch",)),
             Check("matches-reference", "log-probs and entropies match the reference on random batches",
                   "Your {field} differs from the reference{at}: expected {expected}, got {got}.",
                   fields=("log_probs", "entropy")),
