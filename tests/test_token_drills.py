@@ -264,7 +264,8 @@ def test_solutions_match_the_reference(garbage):
                 torch.testing.assert_close(g, w)
         adv = poisoned(torch.randn(B, T, generator=gen, dtype=torch.float64) * 5)
         for shift in (True, False):
-            want = torch.where(mask, ref.masked_whiten(adv, mask, shift_mean=shift), torch.zeros((), dtype=torch.float64))
+            zero = torch.zeros((), dtype=torch.float64)
+            want = torch.where(mask, ref.masked_whiten(adv, mask, shift_mean=shift), zero)
             torch.testing.assert_close(solution("masked_whiten")(adv, mask, shift), want)
         V = 7
         ids = torch.randint(0, V, (B, T + 1), generator=gen)

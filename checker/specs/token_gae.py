@@ -105,10 +105,12 @@ class TokenGaeSpec(TokenSpec):
         cases.append(ex(r, v, lengths, "gamma = 0.9, lam = 0.8", gamma=0.9, lam=0.8))
         cases.append(ex([[2.0]], [[0.5]], [1], "a single token", gamma=1.0, lam=0.95))
         mask = prefix_mask([3, 1], 4)
-        base_r, base_v = f([[0.1, -0.2, 1.0, 5.0], [2.0, 3.0, 3.0, 3.0]]), f([[0.3, 0.2, 0.4, 4.0], [1.0, 6.0, 6.0, 6.0]])
+        base_r = f([[0.1, -0.2, 1.0, 5.0], [2.0, 3.0, 3.0, 3.0]])
+        base_v = f([[0.3, 0.2, 0.4, 4.0], [1.0, 6.0, 6.0, 6.0]])
         for kind in ("nan", "inf", "huge"):
-            cases.append(Example({"rewards": fill_padding(base_r, mask, kind), "values": fill_padding(base_v, mask, kind),
-                                  "response_mask": mask}, {"gamma": 1.0, "lam": 0.95}, f"edge: {kind} padding"))
+            cases.append(Example({"rewards": fill_padding(base_r, mask, kind),
+                                  "values": fill_padding(base_v, mask, kind), "response_mask": mask},
+                                 {"gamma": 1.0, "lam": 0.95}, f"edge: {kind} padding"))
         cases.append(Example({"rewards": base_r, "values": base_v, "response_mask": mask},
                              {"gamma": 1.0, "lam": 0.95}, "edge: ordinary numbers in the padding"))
         w = ex(WORKED_REWARDS, WORKED_VALUES, WORKED_LENGTHS, "float32 inputs", gamma=1.0, lam=0.95)
