@@ -60,22 +60,27 @@ class ActorLossSpec(LossSpec):
         tr_adv, tr_mask = t([[1.0, -0.5, 0.8], [-1.0, 0.4, 0.3]]), np.array([[True, True, False], [True, True, True]])
         ok = [
             Example({"log_probs_new": seed_new, "log_probs_old": seed_old, "advantages": seed_adv,
-                     "response_mask": seed_mask}, {"clip_range": 0.2}, "edge: seed 003 test case"),
+                     "response_mask": seed_mask}, {"clip_range": 0.2}, "edge: worked case, one padded token"),
             Example({"log_probs_new": np.log([[2.0]]), "log_probs_old": t([[0.0]]), "advantages": t([[1.0]])}, {},
-                    "edge: seed 003, ratio 2 with A = +1 (loss -1.2)"),
+                    "edge: worked case, ratio 2 with A = +1 (loss -1.2)"),
             Example({"log_probs_new": np.log([[0.5]]), "log_probs_old": t([[0.0]]), "advantages": t([[-1.0]])}, {},
-                    "edge: seed 003, ratio 0.5 with A = -1 (loss 0.8)"),
+                    "edge: worked case, ratio 0.5 with A = -1 (loss 0.8)"),
             Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
                      "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
-                    {"reduction": "token_mean"}, "edge: seed 003, token_mean of variable lengths (-5/3)"),
+                    {"reduction": "token_mean"}, "edge: worked case, token_mean of variable lengths (-5/3)"),
             Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
                      "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
-                    {"reduction": "sequence_mean"}, "edge: seed 003, sequence_mean of variable lengths (-2.0)"),
+                    {"reduction": "sequence_mean"}, "edge: worked case, sequence_mean of variable lengths (-2.0)"),
             Example({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv, "response_mask": tr_mask},
-                    {"clip_range": 0.2}, "edge: seed 003 TorchRL cross-check case"),
+                    {"clip_range": 0.2}, "edge: worked case, the TorchRL cross-check"),
             Example({"log_probs_new": t([[-0.5, -7.0, -9.0]]), "log_probs_old": t([[-1.0, 0.5, 3.0]]),
                      "advantages": t([[1.0, -2.0, 2.0]]), "response_mask": np.array([[True, False, False]])},
                     {"clip_range": 0.2, "reduction": "sequence_mean"}, "edge: far-off values in the padding"),
+            *(Example({"log_probs_new": t([[-1.0, 0.0]]), "log_probs_old": t([[-1.2, -709.0]]),
+                       "advantages": t([[1.0, -3.0]]), "response_mask": np.array([[True, False]])},
+                      {"clip_range": 0.2, "reduction": reduction},
+                      f"edge: a padded ratio whose product with A overflows ({reduction})")
+              for reduction in ("token_mean", "sequence_mean")),
             Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
                      "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
         ]
@@ -160,9 +165,9 @@ class ActorLossSpec(LossSpec):
         return [
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
-            Check("seed-003-values", "reproduces the lesson's test values",
-                  "On the lesson's own test case ({label}) your {field} is {got}; it must be {expected}.",
-                  applies=lambda ex: ex.label.startswith("edge: seed 003"), fields=("loss", *METRICS)),
+            Check("seed-003-values", "reproduces the worked test values",
+                  "On a worked test case ({label}) your {field} is {got}; it must be {expected}.",
+                  applies=lambda ex: ex.label.startswith("edge: worked case"), fields=("loss", *METRICS)),
             Check("token-mean", "token_mean averages over every valid token of the batch",
                   "With reduction='token_mean' the loss must be the mean over all valid tokens of "
                   "-min(r A, clip(r) A); expected {expected}, got {got}.",
@@ -179,8 +184,8 @@ class ActorLossSpec(LossSpec):
                   "metrics['approx_kl'] must be the k3 estimate mean((ratio - 1) - log ratio) over valid tokens "
                   "(never negative); expected {expected}, got {got}.", fields=("approx_kl",)),
             Check("clip-fraction", "clip_fraction counts |ratio - 1| > clip_range over valid tokens",
-                  "metrics['clip_fraction'] is the share of valid tokens with |ratio - 1| > clip_range (seed 003's "
-                  "definition, on both sides of the band); expected {expected}, got {got}.",
+                  "metrics['clip_fraction'] is the share of valid tokens with |ratio - 1| > clip_range (the "
+                  "outside-the-band definition, on both sides of the band); expected {expected}, got {got}.",
                   fields=("clip_fraction",)),
             Check("valid-tokens", "valid_tokens counts the mask's True positions",
                   "metrics['valid_tokens'] must be the number of valid tokens; expected {expected}, got {got}.",
