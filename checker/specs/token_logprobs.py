@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, Expected
+from checker.specs.base import Check, Example, Expected, close
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec
 
@@ -53,6 +53,21 @@ def _poisoned(ex: Example) -> bool:
     lg = ex.arrays["logits"].astype(np.float64)
     unused = lg[_unused_logits(ex.arrays["input_ids"], ex.arrays["response_mask"])]
     return bool((~np.isfinite(unused)).any() or (np.abs(unused) > 1e20).any())
+
+
+SHIFTED = "edge: logits shifted by 1000 (row 1 = row 0 + 1000)"
+
+
+def _shift_invariant(ex: Example, got: dict) -> str | None:
+    """The answer compared with itself: adding a constant to a position's logits changes nothing."""
+    for name in ("log_probs", "entropy"):
+        a, b = got[name][0], got[name][1]
+        ok = close(a, b)
+        if not ok.all():
+            t = int(np.argwhere(~ok)[0][0])
+            return (f"your {name} at t = {t} is {a[t]:.6g} for row 0 but {b[t]:.6g} for row 1, whose logits are "
+                    f"row 0's plus 1000")
+    return None
 
 
 def _logprob_range(ex: Example, got: dict) -> str | None:
@@ -156,6 +171,12 @@ class TokenLogprobsSpec(TokenSpec):
         vids = rng.integers(0, Vbig, (2, 5))
         vmask = np.array([[False, True, True, True, True], [False, False, True, False, False]])
         cases.append(make(vocab, vids, vmask, "large vocabulary (V = 32000, float32)", dtype=np.float32))
+        # Row 1 is row 0 with 1000 added to every logit: log_softmax cannot tell them apart.
+        shift_logits = np.round(rng.normal(0, 2, (1, 5, 4)), 2)
+        shift_ids = rng.integers(0, 4, (1, 5))
+        shift_mask = np.array([[False, True, True, True, False]])
+        cases.append(make(np.concatenate([shift_logits, shift_logits + 1000.0]), np.concatenate([shift_ids] * 2),
+                          np.concatenate([shift_mask] * 2), "logits shifted by 1000 (row 1 = row 0 + 1000)"))
         prompt = np.zeros((1, 6), dtype=bool)
         prompt[0, 3:5] = True
         cases.append(make(np.round(rng.normal(0, 1.5, (1, 6, 4)), 2), [[3, 1, 2, 0, 3, 1]], prompt,
@@ -203,6 +224,11 @@ class TokenLogprobsSpec(TokenSpec):
                   "entropy[:, t] must be -sum_v p log p of softmax(logits[:, t]), the same distribution that "
                   "scores token t + 1. Yours differs{at}: expected {expected}, got {got}.",
                   applies=_normal, fields=(ENT,)),
+            Check("shift-invariance", "adding a constant to a position's logits changes nothing",
+                  "softmax(x + c) = softmax(x): log-probs and entropy must not change when every logit of a "
+                  "position moves by the same constant: {detail}. Subtract the maximum (log_softmax, logsumexp) "
+                  "instead of exponentiating raw logits.", applies=lambda ex: ex.label == SHIFTED,
+                  custom=_shift_invariant),
             Check("log-prob-range", "every valid log-prob is finite and <= 0",
                   "A log-probability is finite and at most 0 on every valid token: {detail}.",
                   custom=_logprob_range),
