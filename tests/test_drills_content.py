@@ -50,17 +50,19 @@ SIGNATURES = {
 TORCH_ONLY = {"grad-into-old-logp", "grad-into-advantages", "grad-into-old-values"}
 REQUIRED_MISTAKES = {
     "gae": ["gae-forward-scan", "gae-done-bootstrap", "gae-done-recursion", "gae-missing-lambda",
-            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift"],
+            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift",
+            "gae-last-step-stale-bootstrap"],
     "policy_loss": ["ratio-division", "ratio-inverted", "ratio-wrong-denominator", "clip-around-zero",
                     "clip-eps-ignored", "policy-max-instead-of-min", "policy-missing-negation", "policy-no-clip",
                     "policy-clipped-only", "policy-clip-advantage", "reduction-sum", "grad-into-old-logp",
-                    "grad-into-advantages"],
+                    "grad-into-advantages", "policy-dual-clip", "policy-advantages-normalised"],
     "value_loss": ["value-min-instead-of-max", "value-clip-absolute", "value-clip-ratio-style",
                    "value-clip-around-returns", "value-missing-half", "value-no-clip", "value-abs-error",
                    "grad-into-old-values"],
     "total_loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
     "actor_loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
-                   "metrics-include-padding"],
+                   "metrics-include-padding", "actor-dual-clip", "clip-fraction-active-branch", "kl-minus-ratio-mean",
+                   "actor-advantages-normalised"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.

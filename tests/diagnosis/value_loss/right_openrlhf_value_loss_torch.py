@@ -1,0 +1,14 @@
+# expect: right
+# framework: torch
+# style: OpenRLHF ValueLoss: old + (v - old).clamp(-eps, eps), surr1 clipped / surr2 unclipped, 0.5 * mean
+import torch
+
+
+def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
+    old_values = old_values.detach()
+    returns = returns.detach()
+    values_clipped = old_values + (values - old_values).clamp(-clip_eps, clip_eps)
+    surr1 = (values_clipped - returns) ** 2
+    surr2 = (values - returns) ** 2
+    loss = torch.max(surr1, surr2)
+    return 0.5 * loss.mean()
