@@ -139,6 +139,9 @@ class TokenSpec(DrillSpec):
             if kind == "bt":
                 out.append(Axis(f"{name}-padding", f"{name} on padded positions", self.on_padding(name),
                                 group=f"{name}-padding"))
+        if framework == "torch":
+            out += [Axis(f"grad:{n}", f"the gradient w.r.t. {n}", f"grad:{n}", group=f"grad:{n}")
+                    for n in self.trainable]
         return out
 
     def reference_outputs(self, ex: Example) -> dict:
