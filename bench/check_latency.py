@@ -26,6 +26,9 @@ WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", 
          "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values",
          "bt_loss": "bt-chosen-rejected-swapped", "dpo_loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
          "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch"}
+WRONG.update({"token_logprobs": "logprob-no-shift", "token_kl": "kl-direction-swapped",
+              "kl_reward": "reward-score-last-column", "token_gae": "tgae-bootstrap-padding",
+              "masked_whiten": "whiten-stats-over-padding"})
 
 
 def p95(xs):
@@ -43,7 +46,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cold-runs", type=int, default=5)
     ap.add_argument("--warm-runs", type=int, default=20)
-    ap.add_argument("--drills", nargs="*", default=None, help="only these core drills (default: all in WRONG)")
+    ap.add_argument("--drills", nargs="*", help="only these drills (default: every drill listed above)")
     args = ap.parse_args()
 
     from checker.service import CheckerClient

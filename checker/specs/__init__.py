@@ -15,6 +15,7 @@ def spec_for(drill_id: str) -> DrillSpec:
     specs.update({m.SPEC.drill_id: m.SPEC for m in (grpo_advantages, loss_aggregation, policy_loss_full,
                                                     explained_variance)})
     specs.update(_preference_and_is_specs())
+    specs.update(_token_level_specs())
     try:
         return specs[drill_id]
     except KeyError:
@@ -27,6 +28,14 @@ def _preference_and_is_specs() -> dict[str, DrillSpec]:
     from checker.specs import bt_loss, dpo_loss, kl_penalty, rloo, trajectory_is
 
     return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is, kl_penalty)}
+
+
+def _token_level_specs() -> dict[str, DrillSpec]:
+    """The token-level LLM drills: log-probs from logits, KL estimators, KL-shaped reward, token GAE,
+    masked whitening."""
+    from checker.specs import kl_reward, masked_whiten, token_gae, token_kl, token_logprobs
+
+    return {m.SPEC.drill_id: m.SPEC for m in (token_logprobs, token_kl, kl_reward, token_gae, masked_whiten)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]

@@ -1,0 +1,18 @@
+# expect: whiten-unbiased-variance
+# style: verl masked_var with the n / (n - 1) correction
+import torch
+
+
+def masked_mean(x, mask):
+    return torch.where(mask, x, torch.zeros((), dtype=x.dtype)).sum() / mask.sum()
+
+
+def masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8):
+    mean = masked_mean(advantages, response_mask)
+    var = masked_mean((advantages - mean) ** 2, response_mask)
+    n = response_mask.sum()
+    var = var * n / (n - 1)
+    whitened = (advantages - mean) * torch.rsqrt(var + eps)
+    if not shift_mean:
+        whitened = whitened + mean
+    return torch.where(response_mask, whitened, torch.zeros((), dtype=whitened.dtype))
