@@ -6,7 +6,7 @@
   `watch` use it). Targets on a 2-core machine: right answer < 100 ms median, wrong answer (with
   shrinking and naming the mistake) < 250 ms median.
 
-Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20]
+Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20] [--drills ID ...]
 Prints medians and p95s; figures are for the machine at hand, so compare ratios, not absolutes.
 """
 from __future__ import annotations
@@ -21,7 +21,9 @@ from pathlib import Path
 
 # a wrong answer per core drill: a catalogued mistake
 WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
-         "total_loss": "entropy-sign", "actor_loss": "mask-ignored"}
+         "total_loss": "entropy-sign", "actor_loss": "mask-ignored",
+         "grpo_advantages": "grpo-sample-major", "loss_aggregation": "agg-seq-sum-as-seq-mean",
+         "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values"}
 
 
 def p95(xs):
@@ -39,6 +41,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cold-runs", type=int, default=5)
     ap.add_argument("--warm-runs", type=int, default=20)
+    ap.add_argument("--drills", nargs="*", default=None, help="only these core drills (default: all in WRONG)")
     args = ap.parse_args()
 
     from checker.service import CheckerClient
@@ -48,6 +51,8 @@ def main() -> int:
     cases = []
     tmp = Path(tempfile.mkdtemp(prefix="ppo-drill-bench-"))
     for drill_id, mistake_id in WRONG.items():
+        if args.drills and drill_id not in args.drills:
+            continue
         d = get_drill(drill_id)
         fw = "torch" if "torch" in d.frameworks else d.frameworks[0]
         mistake = next(m for m in d.mistakes if m.id == mistake_id)
@@ -60,7 +65,7 @@ def main() -> int:
     base_med = statistics.median(baseline)
     print(f"baseline: python -c 'import torch'      median {base_med:7.0f} ms   p95 {p95(baseline):7.0f} ms")
     print()
-    print(f"{'drill':<12} {'fw':<6} {'answer':<6} {'cold median':>12} {'x base':>7} {'warm median':>12} "
+    print(f"{'drill':<20} {'fw':<6} {'answer':<6} {'cold median':>12} {'x base':>7} {'warm median':>12} "
           f"{'warm p95':>9} {'target':>7}")
 
     client = CheckerClient(env={**__import__("os").environ, "PPO_DRILL_HOME": str(tmp / "home")})
@@ -82,7 +87,7 @@ def main() -> int:
         target = 100 if kind == "right" else 250
         worst[kind] = max(worst[kind], wm)
         cold_ratio = max(cold_ratio, cm / base_med)
-        print(f"{drill_id:<12} {fw:<6} {kind:<6} {cm:10.0f} ms {cm / base_med:6.2f}x {wm:9.0f} ms {p95(warm):6.0f} ms "
+        print(f"{drill_id:<20} {fw:<6} {kind:<6} {cm:10.0f} ms {cm / base_med:6.2f}x {wm:9.0f} ms {p95(warm):6.0f} ms "
               f"{'<' + str(target):>7}")
     client.close()
     print()

@@ -28,7 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_review))
 
-    p = sub.add_parser("cards", help="list decks with new / learning / due-review counts")
+    p = sub.add_parser("cards", help="list decks with unseen / learning / due-review counts",
+                       description="Each deck's unseen cards, learning and review cards due now, and its "
+                                   "size; then how many new cards today's daily limit still allows.")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_cards))
@@ -36,13 +38,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("export-anki", help="export all decks to an Anki package (.apkg)",
                        description="Re-importing a newer export into Anki updates existing notes "
                        "(stable note GUIDs) instead of duplicating them.")
-    p.add_argument("path", metavar="PATH.apkg")
+    p.add_argument("path", metavar="PATH.apkg", help="the package file to write (its folder must exist)")
     p.add_argument("--lang", choices=("en", "zh", "both"), default="en",
                    help="which language's text to export (default en; both puts Chinese under English)")
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_export_anki))
 
-    p = sub.add_parser("export-progress", help="write all progress (reviews, attempts, mocks, settings) as JSON")
+    p = sub.add_parser("export-progress", help="write all progress (reviews, attempts, mocks, settings, saved "
+                       "answers) as JSON",
+                       description="Write everything this data folder holds as one JSON file, to move it to "
+                                   "another machine with `import-progress` or keep as a backup.")
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="output file, or - for stdout (default)")
     p.set_defaults(handler=_guarded(cmd_export_progress))
 
@@ -142,15 +147,19 @@ def cmd_cards(args: argparse.Namespace) -> int:
                           "errors": [str(e) for e in deckset.errors]}, ensure_ascii=False, indent=2))
         return 0
     width = max([len(r["deck"]) for r in rows] + [len("total")])
-    header = f"{'deck':<{width}}  {'new':>5}  {'learn':>5}  {'due':>5}  {'cards':>5}"
+    # unseen, learning due, review due and cards all add up to the totals; today's new-card allowance is
+    # one number for all decks, so it is said once, below (the dashboard's "New today")
+    header = f"{'deck':<{width}}  {'unseen':>6}  {'learn':>5}  {'due':>5}  {'cards':>5}"
     print(header)
     print("-" * len(header))
     for r in rows:
-        print(f"{r['deck']:<{width}}  {r['new']:>5}  {r['learning']:>5}  {r['review']:>5}  {r['total']:>5}")
+        print(f"{r['deck']:<{width}}  {r['unseen']:>6}  {r['learning']:>5}  {r['review']:>5}  {r['total']:>5}")
     print("-" * len(header))
-    print(f"{'total':<{width}}  {totals['new']:>5}  {totals['learning']:>5}  {totals['review']:>5}  "
+    print(f"{'total':<{width}}  {totals['unseen']:>6}  {totals['learning']:>5}  {totals['review']:>5}  "
           f"{totals['total']:>5}")
-    print(f"new cards left today: {remaining}")
+    print(f"due now: {totals['learning'] + totals['review']} (learn + due); new cards today: "
+          f"{totals['new']} of the {totals['unseen']} unseen (daily limit {scheduler.new_per_day}, "
+          f"{remaining} left today)")
     return 0
 
 
@@ -161,7 +170,12 @@ def cmd_export_anki(args: argparse.Namespace) -> int:
     deckset = _load_decks(args)
     if not deckset.cards:
         raise _UsageError("no cards to export")
-    count = export_apkg(deckset, args.path, lang=args.lang)
+    try:
+        count = export_apkg(deckset, args.path, lang=args.lang)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from exc
+    except OSError as exc:  # the temp file beside it could not be written: name what the user gave
+        raise _UsageError(f"cannot write {args.path}: {exc.strerror or exc}") from exc
     print(f"wrote {count} notes in {len(deckset.decks)} decks to {args.path}")
     return 0
 
@@ -172,9 +186,14 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
+    from cards.progress.json_io import MAX_STORED_CODE
+
     with _open() as store:
         data = store.export_json()
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if data["drafts_left_out"]:
+        print(f"left out saved answers over {MAX_STORED_CODE:,} characters or unreadable: "
+              f"{', '.join(data['drafts_left_out'])}", file=sys.stderr)
     if args.path == "-":
         sys.stdout.write(text)
         return 0
@@ -182,8 +201,9 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-    print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts and "
-          f"{len(data['mocks'])} mock interviews to {path}", file=sys.stderr)
+    print(f"exported {len(data['reviews'])} reviews, {len(data['drill_attempts'])} drill attempts, "
+          f"{len(data['mocks'])} mock interviews and {len(data['drafts'])} saved answers to {path}",
+          file=sys.stderr)
     return 0
 
 
@@ -193,17 +213,28 @@ def cmd_import_progress(args: argparse.Namespace) -> int:
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
-        text = sys.stdin.read() if args.path == "-" else open(args.path, encoding="utf-8").read()
+        raw = sys.stdin.buffer.read() if args.path == "-" else open(args.path, "rb").read()
     except OSError as exc:
         raise _UsageError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _UsageError(f"{name} is not a progress export (not UTF-8 text: byte {exc.start} cannot be "
+                          f"decoded); nothing was imported") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg}); nothing was imported") from exc
     with _open() as store:
         try:
-            added = store.import_json(data, source_name=name)
+            result = store.import_json(data, source_name=name)
         except ValueError as exc:
             raise _UsageError(str(exc)) from exc
-    print("imported: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in added.items()))
+    print("imported: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in result.added.items()))
+    if result.skipped:
+        print(f"skipped {len(result.skipped)}:", file=sys.stderr)
+        for reason in result.skipped[:20]:
+            print(f"  {name}: {reason}", file=sys.stderr)
+        if len(result.skipped) > 20:
+            print(f"  ... and {len(result.skipped) - 20} more", file=sys.stderr)
     return 0

@@ -1,12 +1,23 @@
-"""Naming the mistake: the catalogued buggy versions of a drill's model answer, run on the same inputs as
-the candidate, so that behaviour — not text — decides which known mistake an answer makes.
+"""Naming the mistake, axis by axis: the catalogued wrong versions of a drill's model answer run on the
+same inputs as the candidate, and behaviour — not text — decides which known mistake explains which part
+of the answer.
 
-Variants are the catalogue's files (one mistake each), two-mistake combinations derived by merging two
-files' edits against the model solution (so an answer with two mistakes is still named), and, for the
-total loss, the policy and value mistakes placed inside an otherwise correct total. All of it is our own
-trusted code and runs in this process (`checker.trusted`), lazily: a variant is evaluated on an example
-only when needed, and most variants are ruled out on the first example where the candidate differs
-from the reference.
+An answer's behaviour is split into independent **axes** (`DrillSpec.axes`: each output, each metric,
+each input's gradient, each reduction mode, each class of examples). On every axis where the answer
+differs from the reference, the catalogue variants whose behaviour on that axis equals the answer's
+explain it. So a second slip elsewhere never hides the first: two mistakes get two names, and a part no
+variant explains is reported as "what differs".
+
+Variants: every form of every catalogued mistake (`Mistake.forms`: the canonical file, other forms of
+the same misconception, each `params` substitution), two-mistake combinations derived by merging two
+files' edits against the model solution, and, for the total loss, the policy and value mistakes placed
+inside an otherwise correct total (and their combinations, by superposing their deviations).
+
+A variant is named only when (1) it explains at least one axis, matching the answer on every example of
+it and differing from the reference there on >= 2 examples, and (2) on every axis of the same group
+where the variant differs from the reference, the answer differs too (a mistake whose other effects the
+answer does not show is not its mistake). All of it is our own trusted code and runs in this process
+(`checker.trusted`); results are cached per example, so the warm worker pays for a variant once.
 """
 from __future__ import annotations
 
@@ -21,13 +32,32 @@ import numpy as np
 from checker.specs.base import OutputProblem, close
 from checker.trusted import load_function, run_trusted
 
+MIN_EVIDENCE = 2  # examples on which a variant must differ from the reference to explain an axis
+
+
+@dataclass(eq=False)
+class Variant:
+    """A known wrong behaviour: the mistake ids it plants and the function that shows it (or, for a
+    superposed combination, the variants whose deviations add up)."""
+    ids: tuple[str, ...]
+    fn: Callable | None
+    label: str = ""
+    parts: tuple["Variant", ...] = ()
+    results: dict = field(default_factory=dict)  # example key -> CallResult
+    views: dict = field(default_factory=dict)    # example key -> {field: array | None} | None
+
 
 @dataclass
-class Variant:
-    """A known wrong behaviour: the mistake ids it plants and the function that shows it."""
-    ids: tuple[str, ...]
-    fn: Callable
-    results: dict = field(default_factory=dict)  # example key -> CallResult
+class Explanation:
+    """What the diagnosis found: named mistake ids with the axes each explains, and the axes nothing
+    explains with the first difference on each."""
+    names: list[tuple[tuple[str, ...], list[str]]]  # (ids, axis titles)
+    unexplained: list[tuple[str, str]]              # (axis title, what differs)
+    alternatives: bool = False                      # several variants explain the same axes equally
+    alternative_of: dict = field(default_factory=dict)  # ids -> the ids it is indistinguishable from
+
+    def __iter__(self):  # backwards compatible: iterate the named id tuples
+        return iter(ids for ids, _ in self.names)
 
 
 def merge_edits(base: str, a: str, b: str) -> str | None:
@@ -55,37 +85,59 @@ def merge_edits(base: str, a: str, b: str) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def variants(drill_id: str, framework: str) -> tuple[Variant, ...]:
-    """Single mistakes first, then the derived combinations of two."""
+def singles(drill_id: str, framework: str) -> tuple[Variant, ...]:
+    """Every form of every single mistake of the drill (for the total loss also the inherited ones)."""
     from drills import get_drill
 
     drill = get_drill(drill_id)
-    function = drill.function
-    solution = drill.solution(framework)
-    singles: list[Variant] = []
-    sources: dict[str, str] = {}
+    out: list[Variant] = []
     for m in drill.mistakes:
-        src = m.source(framework)
-        if src is None:
+        for label, src in m.forms(framework):
+            out.append(Variant((m.id,), load_function(src, drill.function, label), label))
+    return tuple(out + _inherited(drill_id, framework))
+
+
+@lru_cache(maxsize=32)
+def pairs(drill_id: str, framework: str) -> tuple[Variant, ...]:
+    """Two mistakes at once: merged edits of two mistakes' files (every form that is an edit of the model
+    answer), and for the total loss the superposition of two independent terms' mistakes."""
+    from drills import get_drill
+
+    drill = get_drill(drill_id)
+    solution = drill.solution(framework)
+    sources = [(m.id, label, src) for m in drill.mistakes for label, src in m.forms(framework)]
+    out: list[Variant] = []
+    seen: set[str] = set()
+    for (ia, la, sa), (ib, lb, sb) in itertools.combinations(sources, 2):
+        if ia == ib:
             continue
-        sources[m.id] = src
-        singles.append(Variant((m.id,), load_function(src, function, str(m.path(framework)))))
-    inherited = _inherited(drill_id, framework)
-    pairs: list[Variant] = []
-    for (ia, sa), (ib, sb) in itertools.combinations(sources.items(), 2):
         merged = merge_edits(solution, sa, sb)
-        if merged is not None:
-            pairs.append(Variant((ia, ib), load_function(merged, function, f"<{ia}+{ib}:{framework}>")))
-    return tuple(singles + inherited + pairs)
+        if merged is None or merged in seen:
+            continue
+        seen.add(merged)
+        out.append(Variant((ia, ib), load_function(merged, drill.function, f"<{la}+{lb}>"), f"{la}+{lb}"))
+    if drill_id == "total_loss":
+        singles_ = singles(drill_id, framework)
+        for a, b in itertools.combinations(singles_, 2):
+            if a.ids != b.ids and _term(a) != _term(b):
+                out.append(Variant(a.ids + b.ids, None, f"{a.label}+{b.label}", parts=(a, b)))
+    return tuple(out)
+
+
+def _term(v: Variant) -> str:
+    """Which term of the total a mistake touches: 'policy', 'value' or 'total' (the combination itself)."""
+    return v.label.split("/", 1)[0] if "/" in v.label else "total"
 
 
 def _inherited(drill_id: str, framework: str) -> list[Variant]:
-    """For the total loss: each policy and value mistake inside an otherwise correct total."""
+    """For the total loss: each form of each policy and value mistake inside an otherwise correct total."""
     if drill_id != "total_loss":
         return []
     from drills import get_drill
 
     policy, value = get_drill("policy_loss"), get_drill("value_loss")
+    if framework not in policy.frameworks or framework not in value.frameworks:
+        return []
     p_ok = load_function(policy.solution(framework), policy.function, str(policy.solution_path(framework)))
     v_ok = load_function(value.solution(framework), value.function, str(value.solution_path(framework)))
 
@@ -99,48 +151,69 @@ def _inherited(drill_id: str, framework: str) -> list[Variant]:
 
     out = []
     for m in policy.mistakes:
-        src = m.source(framework)
-        if src is not None:
-            out.append(Variant((m.id,), total(load_function(src, policy.function, str(m.path(framework))), v_ok)))
+        for label, src in m.forms(framework):
+            out.append(Variant((m.id,), total(load_function(src, policy.function, label), v_ok), f"policy/{label}"))
     for m in value.mistakes:
-        src = m.source(framework)
-        if src is not None:
-            out.append(Variant((m.id,), total(p_ok, load_function(src, value.function, str(m.path(framework))))))
+        for label, src in m.forms(framework):
+            out.append(Variant((m.id,), total(p_ok, load_function(src, value.function, label)), f"value/{label}"))
     return out
 
 
-def _outputs(spec, result, example, framework):
-    """(outputs, grads) of a call result, or None when it raised or its structure is wrong."""
+def variants(drill_id: str, framework: str) -> tuple[Variant, ...]:
+    """Single mistakes first, then the derived combinations of two."""
+    return singles(drill_id, framework) + pairs(drill_id, framework)
+
+
+# ---- behaviour as fields ---------------------------------------------------------------------------
+
+def behaviour(spec, result, example, framework, kinks: dict | None = None) -> dict | None:
+    """The fields an axis can look at: outputs, derived fields, "grad:<x>" (None = no gradient) and
+    "nograd:<x>" (None when no or an all-zero gradient), gradients zeroed on the spec's kinks. None when
+    the call raised or its output has the wrong structure."""
     if result is None or not result.ok:
         return None
     try:
-        out = spec.extract(result.value, example, framework)
+        out = dict(spec.extract(result.value, example, framework))
     except OutputProblem:
         return None
-    return out, result.grads
+    out.update(spec.derive(example, out))
+    if framework == "torch":
+        kinks = spec.kinks(example) if kinks is None else kinks
+        for name, g in (result.grads or {}).items():
+            if g is not None and name in kinks and np.shape(kinks[name]) == np.shape(g):
+                g = np.where(kinks[name], 0.0, g)
+            out[f"grad:{name}"] = g
+            out[f"nograd:{name}"] = None if g is None or not np.any(g) else g
+    return out
+
+
+def _reference_behaviour(spec, expected, example, framework) -> dict:
+    out = dict(expected.outputs)
+    out.update(spec.derive(example, out))
+    if framework == "torch":
+        kinks = spec.kinks(example)
+        for name, g in expected.grads.items():
+            if g is not None and name in kinks:
+                g = np.where(kinks[name], 0.0, g)
+            out[f"grad:{name}"] = g
+            out[f"nograd:{name}"] = None
+    return out
+
+
+def _same(x, y) -> bool:
+    if x is None or y is None:
+        return x is None and y is None
+    if x is y:
+        return True
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return x.shape == y.shape and bool(close(x, y).all())
 
 
 def same_behaviour(a, b) -> bool:
-    """Two (outputs, grads) pairs agree: every output close (NaN == NaN), every gradient close, where
-    'no gradient' and an all-zero gradient count as the same."""
+    """Two behaviours (dicts of fields) agree on every field."""
     if a is None or b is None:
         return a is None and b is None
-    (oa, ga), (ob, gb) = a, b
-    if oa.keys() != ob.keys():
-        return False
-    for k in oa:
-        x, y = np.asarray(oa[k]), np.asarray(ob[k])
-        if x.shape != y.shape or not close(x, y).all():
-            return False
-    for k in set(ga) | set(gb):
-        x, y = ga.get(k), gb.get(k)
-        x = None if x is None or not np.any(x) else x
-        y = None if y is None or not np.any(y) else y
-        if (x is None) != (y is None):
-            return False
-        if x is not None and (x.shape != y.shape or not close(x, y).all()):
-            return False
-    return True
+    return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
 
 
 def example_key(ex) -> tuple:
@@ -149,33 +222,206 @@ def example_key(ex) -> tuple:
     return (ex.label, tuple(sorted(ex.hyper.items())), arrays)
 
 
-def diagnose(spec, framework: str, examples, calls, candidate_results, expected) -> list[tuple[str, ...]]:
-    """The catalogue variants whose behaviour matches the candidate's on every example they both ran.
+# ---- the diagnosis ---------------------------------------------------------------------------------
+
+class _Run:
+    """One diagnosis: the usable examples, the answer's and the reference's fields on them, and lazy
+    evaluation of variants."""
+
+    def __init__(self, spec, framework, examples, calls, candidate_results, expected):
+        self.spec, self.framework, self.examples, self.calls = spec, framework, examples, calls
+        self.usable = [i for i, ex in enumerate(examples)
+                       if ex.invalid is None and i in candidate_results and expected[i].error is None]
+        self.keys = {i: example_key(examples[i]) for i in self.usable}
+        self.kinks = {i: spec.kinks(examples[i]) if framework == "torch" else {} for i in self.usable}
+        self.cand = {i: behaviour(spec, candidate_results[i], examples[i], framework, self.kinks[i])
+                     for i in self.usable}
+        self.ref = {i: _reference_behaviour(spec, expected[i], examples[i], framework) for i in self.usable}
+        self.axes = [a for a in spec.axes(framework)]
+        self.axis_examples = {a.id: [i for i in self.usable if a.applies(examples[i])
+                                     and (a.field in self.ref[i])] for a in self.axes}
+        self.axis_examples = {k: v for k, v in self.axis_examples.items() if v}
+        self.axes = [a for a in self.axes if a.id in self.axis_examples]
+
+    def value(self, view: dict | None, f: str):
+        return "<raised>" if view is None else view.get(f, "<missing>")
+
+    def equal(self, a: dict | None, b: dict | None, f: str) -> bool:
+        x, y = self.value(a, f), self.value(b, f)
+        if isinstance(x, str) or isinstance(y, str):
+            return isinstance(x, str) and isinstance(y, str) and x == y
+        return _same(x, y)
+
+    def view(self, v: Variant, i: int) -> dict | None:
+        key = self.keys[i]
+        if key not in v.views:
+            if v.parts:
+                v.views[key] = self._superpose(v.parts, i)
+            else:
+                if key not in v.results:
+                    v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
+                v.views[key] = behaviour(self.spec, v.results[key], self.examples[i], self.framework, self.kinks[i])
+        return v.views[key]
+
+    def _superpose(self, parts, i) -> dict | None:
+        """ref + sum of each part's deviation from ref, field by field (an absent gradient counts as 0)."""
+        ref = self.ref[i]
+        views = [self.view(p, i) for p in parts]
+        if any(x is None for x in views):
+            return None
+        out = {}
+        for f, r in ref.items():
+            if f.startswith("nograd:"):
+                continue
+            rr = 0.0 if r is None else np.asarray(r, dtype=np.float64)
+            total = rr
+            for x in views:
+                g = x.get(f)
+                total = total + ((0.0 if g is None else np.asarray(g, dtype=np.float64)) - rr)
+            out[f] = None if (r is None and not np.any(total)) else total
+        for f in ref:
+            if f.startswith("nograd:"):
+                g = out.get("grad:" + f[7:])
+                out[f] = None if g is None or not np.any(g) else g
+        return out
+
+    def differs(self, axis) -> bool:
+        return any(not self.equal(self.cand[i], self.ref[i], axis.field) for i in self.axis_examples[axis.id])
+
+    def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
+        """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
+        explained: set[str] = set()
+        for axis in self.axes:
+            if axis.id not in differing:
+                continue
+            evidence = 0
+            for i in self.ordered[axis.id]:  # where the answer differs first: most variants fail there at once
+                vi = self.view(v, i)
+                if not self.equal(vi, self.cand[i], axis.field):
+                    evidence = -1
+                    break
+                if not self.equal(vi, self.ref[i], axis.field):
+                    evidence += 1
+            if evidence >= MIN_EVIDENCE:
+                explained.add(axis.id)
+        if not explained:
+            return None
+        groups = {a.group or a.id for a in self.axes if a.id in explained}
+        for axis in self.axes:
+            if (axis.group or axis.id) in groups and axis.id not in differing:
+                if any(not self.equal(self.view(v, i), self.ref[i], axis.field) for i in self.axis_examples[axis.id]):
+                    return None  # the variant changes this part of the behaviour; the answer does not
+        return explained
+
+
+def diagnose(spec, framework: str, examples, calls, candidate_results, expected) -> Explanation:
+    """Per axis where the answer differs from the reference, the catalogued mistakes that explain it.
 
     `candidate_results` maps example index -> CallResult; `expected` maps example index -> the reference
-    `Expected`. Single mistakes are tried first; combinations only when no single mistake explains the
-    answer.
+    `Expected`. Single mistakes first; combinations of two only for the axes no single mistake explains.
     """
-    usable = [i for i, ex in enumerate(examples)
-              if ex.invalid is None and i in candidate_results and expected[i].error is None]
-    cand = {i: _outputs(spec, candidate_results[i], examples[i], framework) for i in usable}
-    ref = {i: (expected[i].outputs, expected[i].grads if framework == "torch" else {}) for i in usable}
-    differing = [i for i in usable if not same_behaviour(cand[i], ref[i])]
+    run = _Run(spec, framework, examples, calls, candidate_results, expected)
+    titles = {a.id: a.title for a in run.axes}
+    differing = {a.id for a in run.axes if run.differs(a)}
+    run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.equal(run.cand[i], run.ref[i], a.field))
+                   for a in run.axes}
     if not differing:
-        return []
-    order = differing + [i for i in usable if i not in differing]
-    keys = {i: example_key(examples[i]) for i in order}
+        return Explanation([], [])
+    judged: list[tuple[Variant, set[str]]] = []
+    for v in singles(spec.drill_id, framework):
+        got = run.judge(v, differing)
+        if got:
+            judged.append((v, got))
+    covered = set().union(*(g for _, g in judged)) if judged else set()
+    if differing - covered:
+        for v in pairs(spec.drill_id, framework):
+            got = run.judge(v, differing)
+            if got and got - covered:
+                judged.append((v, got))
+    covered = set().union(*(g for _, g in judged)) if judged else set()
+    if differing - covered:
+        for v in _superposed(run, singles(spec.drill_id, framework), differing):
+            got = run.judge(v, differing)
+            if got and got - covered:
+                judged.append((v, got))
+    names, alternatives = _cover(judged, differing)
+    explained = set().union(*(set(axes) for _, axes, _ in names)) if names else set()
+    out_names = [(ids, [] if set(axes) >= differing else [titles[a.id] for a in run.axes if a.id in axes])
+                 for ids, axes, _ in names]
+    alt_of = {ids: first for ids, _, first in names if first != ids}
+    unexplained = [(titles[a.id], _first_difference(run, a)) for a in run.axes
+                   if a.id in differing and a.id not in explained]
+    return Explanation(out_names, unexplained, alternatives, alt_of)
 
-    def matches(v: Variant) -> bool:
-        for i in order:
-            if keys[i] not in v.results:
-                v.results[keys[i]] = run_trusted(v.fn, [calls[i]])[0]
-            if not same_behaviour(cand[i], _outputs(spec, v.results[keys[i]], examples[i], framework)):
-                return False
-        return True
 
-    all_variants = variants(spec.drill_id, framework)
-    singles = [v.ids for v in all_variants if len(v.ids) == 1 and matches(v)]
-    if singles:
-        return singles
-    return [v.ids for v in all_variants if len(v.ids) == 2 and matches(v)]
+def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
+    """Two mistakes whose edits cannot be merged (they touch the same line, or are written as whole forms)
+    and whose effects are disjoint: the reference plus both deviations. Only mistakes whose every
+    deviation falls where the answer deviates too are combined."""
+    plausible = []
+    for v in candidates:
+        ok = True
+        for axis in run.axes:
+            for i in run.ordered[axis.id][::-1]:  # where the answer equals the reference first
+                if run.equal(run.cand[i], run.ref[i], axis.field):
+                    if not run.equal(run.view(v, i), run.ref[i], axis.field):
+                        ok = False
+                        break
+                else:
+                    break
+            if not ok:
+                break
+        if ok:
+            plausible.append(v)
+    out = []
+    for a, b in itertools.combinations(plausible, 2):
+        if a.ids != b.ids and not a.parts and not b.parts:
+            out.append(Variant(a.ids + b.ids, None, f"{a.label}(+){b.label}", parts=(a, b)))
+    return out
+
+
+def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
+    """Greedy cover of the differing axes: the explanation covering most of what is left first (a single
+    mistake before a pair on a tie); every explanation covering exactly the same axes is listed too (the
+    behaviours are indistinguishable there)."""
+    remaining = set(differing)
+    names: list[tuple[tuple[str, ...], set[str]]] = []
+    named_ids: set[tuple[str, ...]] = set()
+    alternatives = False
+    while remaining:
+        best = max(judged, key=lambda vg: (len(vg[1] & remaining), -len(vg[0].ids), len(vg[1])), default=None)
+        if best is None or not best[1] & remaining:
+            break
+        cover = best[1] & remaining
+        same = [(v, g) for v, g in judged if g & remaining == cover and len(v.ids) == len(best[0].ids)]
+        ids_seen = []
+        for v, g in same:
+            if v.ids not in named_ids and v.ids not in ids_seen:
+                ids_seen.append(v.ids)
+        if len({ids for ids in ids_seen}) > 1:
+            alternatives = True
+        for ids in ids_seen:
+            names.append((ids, set(cover), ids_seen[0]))
+            named_ids.add(ids)
+        remaining -= cover
+    # one entry per id tuple, each with the union of axes it explains and the first of its alternatives
+    merged: dict[tuple[str, ...], list] = {}
+    for ids, axes, first in names:
+        entry = merged.setdefault(ids, [set(), first])
+        entry[0].update(axes)
+    return [(ids, axes, first) for ids, (axes, first) in merged.items()], alternatives
+
+
+def _first_difference(run: _Run, axis) -> str:
+    from checker.report import fmt
+
+    for i in run.axis_examples[axis.id]:
+        c, r = run.value(run.cand[i], axis.field), run.value(run.ref[i], axis.field)
+        if run.equal(run.cand[i], run.ref[i], axis.field):
+            continue
+        label = run.examples[i].label
+        label = "a random case" if label == "random" else label.removeprefix("edge: ")
+        show = lambda x: "no gradient" if x is None else ("an error or a malformed output" if isinstance(x, str)  # noqa: E731
+                                                          else fmt(x))
+        return f"on {label}: expected {show(r)}, got {show(c)}"
+    return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Callable
@@ -26,8 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check an answer (a file, or - for pasted code on stdin)",
                        description="Check an answer against the reference PPO core. Exit 0 when it passes, "
                                    "1 when it does not, 2 for a usage problem.")
-    p.add_argument("file", metavar="FILE|-")
-    p.add_argument("--drill", metavar="ID", help="drill id (default: inferred from the function name)")
+    p.add_argument("file", metavar="FILE|-", help="the answer file, or - to paste the code on stdin")
+    p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line written by `start`, "
+                                                 "else inferred from the function name)")
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
@@ -35,32 +37,44 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="wall-clock limit for running your code, in seconds (default 10)")
     p.set_defaults(handler=cmd_check)
 
-    p = sub.add_parser("drills", help="list the drills")
-    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("drills", help="list the drills",
+                       description="List every drill: id, fix-the-bug mark, target minutes, frameworks, topic "
+                                   "and title. An id can be written with - or _ (policy-loss = policy_loss).")
+    p.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     p.set_defaults(handler=cmd_drills)
 
-    p = sub.add_parser("start", help="write a drill's starter to a file to edit")
-    p.add_argument("drill", metavar="ID")
+    p = sub.add_parser("start", help="write a drill's starter to a file to edit",
+                       description="Write the drill's starter code (for a fix-the-bug drill: the buggy code) "
+                                   "to PATH, ready to edit and then `check` or `watch`. The file's first line "
+                                   "names the drill, so a later check records it under that drill.")
+    p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills` (- or _ both work)")
     p.add_argument("path", metavar="PATH", nargs="?", help="default: ./<drill>_<framework>.py")
-    p.add_argument("--framework", choices=("numpy", "torch"))
+    p.add_argument("--framework", choices=("numpy", "torch"), help="default: the drill's first framework")
     p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     p.set_defaults(handler=cmd_start)
 
-    p = sub.add_parser("hint", help="show a drill's hint (levels 1-3, from a nudge to nearly the answer)")
-    p.add_argument("drill", metavar="ID")
-    p.add_argument("level", metavar="LEVEL", nargs="?", type=int, default=1)
+    p = sub.add_parser("hint", help="show a drill's hint (levels 1-3, from a nudge to nearly the answer)",
+                       description="Print one of the drill's hints: level 1 is a nudge, the last level nearly "
+                                   "the answer.")
+    p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills`")
+    p.add_argument("level", metavar="LEVEL", nargs="?", type=int, default=1, help="hint level (default 1)")
     p.set_defaults(handler=cmd_hint)
 
-    p = sub.add_parser("solution", help="show a drill's model answer")
-    p.add_argument("drill", metavar="ID")
-    p.add_argument("--framework", choices=("numpy", "torch"))
+    p = sub.add_parser("solution", help="show a drill's model answer",
+                       description="Print the drill's model answer (for a fix-the-bug drill: the fixed code).")
+    p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills`")
+    p.add_argument("--framework", choices=("numpy", "torch"), help="default: the drill's first framework")
     p.set_defaults(handler=cmd_solution)
 
-    p = sub.add_parser("watch", help="re-check a file every time you save it")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--drill", metavar="ID")
-    p.add_argument("--framework", choices=("numpy", "torch"))
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("watch", help="re-check a file every time you save it",
+                       description="Check FILE, then again each time it is saved (however the editor saves: "
+                                   "in place, or by renaming a new file over it; a deleted file is checked "
+                                   "again once it is back). Each verdict is recorded like `check`. Ctrl-C stops.")
+    p.add_argument("file", metavar="FILE", help="the answer file to check on every save")
+    p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line, else inferred "
+                                                 "from the function name)")
+    p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
     p.set_defaults(handler=cmd_watch)
 
 
@@ -89,8 +103,22 @@ def _drill_and_framework(args: argparse.Namespace):
     return drill, framework
 
 
+#: The first line `ppo-drill start` writes, naming the drill, so a fix-the-bug drill's file (which
+#: defines the same function as its base drill) is checked and recorded as that drill.
+DRILL_LINE = "# ppo-drill drill: {id}"
+_DRILL_LINE = re.compile(r"^#\s*ppo-drill drill:\s*([A-Za-z0-9_-]+)\s*$", re.M)
+
+
+def drill_from_source(source: str) -> str | None:
+    """The drill named by a `# ppo-drill drill: ID` line among the file's first five lines."""
+    match = _DRILL_LINE.search("\n".join(source.splitlines()[:5]))
+    return match.group(1) if match else None
+
+
 def read_source(path: str) -> str:
     if path == "-":
+        if sys.stdin.isatty():
+            print("paste your code, then Ctrl-D (Ctrl-Z then Enter on Windows)", file=sys.stderr, flush=True)
         return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")
@@ -98,13 +126,18 @@ def read_source(path: str) -> str:
         raise UsageError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
 
 
-def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None):
-    """The check behind `ppo-drill check` and `watch` (and the app's worker): detect, then check."""
+def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None,
+              filename: str = "answer.py"):
+    """The check behind `ppo-drill check` and `watch` (and the app's worker): detect, then check.
+    Without a drill, the file's drill line (written by `start`) names it, else the function does;
+    `filename` is what tracebacks and syntax errors call the code."""
     from checker.detect import DetectError
     from checker.engine import check
 
+    if drill is None:
+        drill = drill_from_source(source)
     if drill is not None:
-        _get_drill(drill)
+        drill = _get_drill(drill).id  # either spelling: policy-loss is policy_loss
     limits = None
     if timeout is not None:
         from checker.sandbox import Limits
@@ -113,7 +146,7 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
             raise UsageError("--timeout must be positive")
         limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout + 0.999)))
     try:
-        return check(source, drill, framework, seed, limits=limits)
+        return check(source, drill, framework, seed, limits=limits, filename=filename)
     except DetectError as exc:
         raise UsageError(str(exc)) from None
 
@@ -121,7 +154,8 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
 def cmd_check(args: argparse.Namespace) -> int:
     try:
         source = read_source(args.file)
-        report = run_check(source, args.drill, args.framework, args.seed, args.timeout)
+        report = run_check(source, args.drill, args.framework, args.seed, args.timeout,
+                           filename="<stdin>" if args.file == "-" else args.file)
     except UsageError as exc:
         return _fail(str(exc))
     for hook in REPORT_HOOKS:
@@ -156,11 +190,16 @@ def cmd_start(args: argparse.Namespace) -> int:
     except UsageError as exc:
         return _fail(str(exc))
     path = Path(args.path or f"{drill.id.replace('-', '_')}_{framework}.py")
+    if path.is_dir():
+        return _fail(f"{path} is a folder; give a file name (e.g. {path / (drill.id.replace('-', '_') + '.py')})")
     if path.exists() and not args.force:
         return _fail(f"{path} already exists; not overwriting your code (use --force, or another PATH)")
-    path.write_text(drill.starter(framework), encoding="utf-8")
+    try:
+        path.write_text(DRILL_LINE.format(id=drill.id) + "\n" + drill.starter(framework), encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {path}: {exc.strerror or exc}")
     print(f"wrote {path} — {drill.title} ({framework}, target {drill.target_minutes} min)")
-    print(f"check it with: ppo-drill check {path} --drill {drill.id}")
+    print(f"check it with: ppo-drill check {path}   (or re-check on every save: ppo-drill watch {path})")
     return 0
 
 
@@ -187,29 +226,44 @@ def cmd_solution(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Re-check FILE on every save, in this process: torch is imported once and each check forks a fresh
-    sandboxed child, so after the first check a verdict takes tens of milliseconds."""
+    sandboxed child, so after the first check a verdict takes tens of milliseconds.
+
+    The folder is watched, not the file: many editors save by writing a new file and renaming it over
+    the old one (and some delete and recreate it), which replaces the file a file watch would follow.
+    Watching the folder for FILE's name sees every way of saving."""
     path = Path(args.file)
+    if path.is_dir():
+        return _fail(f"{path} is a folder; watch one answer file")
     if not path.exists():
         return _fail(f"{path} does not exist (create it with `ppo-drill start ID {path}`)")
     from watchfiles import watch
 
+    tty = sys.stdout.isatty()
+    name = path.name
+    folder = path.parent.resolve()
+
     def once() -> None:
         try:
             source = read_source(str(path))
-            report = run_check(source, args.drill, args.framework, args.seed)
+            report = run_check(source, args.drill, args.framework, args.seed, filename=str(path))
         except UsageError as exc:
-            print(f"ppo-drill: {exc}", file=sys.stderr)
+            print(f"ppo-drill: {exc}", file=sys.stderr, flush=True)
+            print(f"watching {path} — save to re-check, Ctrl-C to stop", flush=True)
             return
         for hook in REPORT_HOOKS:
             hook(report, args, source)
-        print("\033[2J\033[H" if sys.stdout.isatty() else "", end="")
-        print(report.render(color=sys.stdout.isatty()))
+        print("\033[2J\033[H" if tty else "", end="")
+        print(report.render(color=tty))
         print(f"\nwatching {path} — save to re-check, Ctrl-C to stop", flush=True)
 
     once()
     try:
-        for _changes in watch(path, debounce=200, raise_interrupt=False):
-            once()
+        for _changes in watch(folder, watch_filter=lambda _change, changed: Path(changed).name == name,
+                              recursive=False, debounce=200, raise_interrupt=False):
+            if path.is_file():
+                once()
+            else:
+                print(f"{path} is gone; waiting for it to come back (Ctrl-C to stop)", flush=True)
     except KeyboardInterrupt:
         pass
     return 0

@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from checker.report import CheckResult, Counterexample, Diagnosis, Report, fmt
+from checker.report import CheckResult, Counterexample, Diagnosis, Report, Unexplained, fmt
 from checker.specs import Check, DrillSpec, Example, Expected, spec_for
 from checker.specs.base import Mismatch, OutputProblem, first_mismatch
 
@@ -42,9 +42,11 @@ def _runner():
 
 
 def check(source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
-          limits=None, runner: Callable | None = None, filename: str = "answer.py") -> Report:
+          limits=None, runner: Callable | None = None, filename: str = "answer.py", shrink_failure: bool = True) -> Report:
     """Check `source` against a drill (inferred from the code when not given). Raises DetectError when the
-    drill or framework cannot be inferred (a usage problem, not a wrong answer)."""
+    drill or framework cannot be inferred (a usage problem, not a wrong answer). `shrink_failure=False`
+    reports the smallest failing example as found, without re-running the answer on simpler ones (the
+    verdict and the names are the same; the diagnosis bench uses it)."""
     from checker.detect import detect
     from checker.inputs import examples_for, expected_for
     from drills import get_drill
@@ -85,8 +87,8 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     if failed:
         head = failed[0]
         fail = min(failures[head.id], key=lambda f: f.example.size())
-        shrinkable = head.custom is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
-        if fail.example.label == "random" and shrinkable:
+        shrinkable = head.custom is None and head.relation is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
+        if fail.example.label == "random" and shrinkable and shrink_failure:
             shrunk = shrink(spec, framework, head, fail, source, run, kwargs)
             if shrunk is not fail:
                 shrunk.example = replace(shrunk.example, label="shrunk from a random case")
@@ -95,7 +97,9 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         for cr, c in zip(report.checks, checks):
             if not cr.passed:
                 cr.message = message(spec, c, min(failures[c.id], key=lambda f: f.example.size()))
-    report.diagnoses = _diagnoses(spec, framework, examples, calls, results, expected, failures)
+    if failed or report.error is not None:  # a right answer has nothing to diagnose
+        report.diagnoses, report.unexplained = _diagnoses(spec, framework, examples, calls, results, expected,
+                                                          failures)
     report.passed = not failed and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report
@@ -109,10 +113,15 @@ def all_checks(spec: DrillSpec, framework: str) -> list[Check]:
 
 
 def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tuple[list[Check], dict]:
-    """Every check over every example that ran; returns (checks that apply, failures by check id)."""
+    """Every check over every example that ran; returns (checks that apply, failures by check id).
+
+    Gradients are not compared where the loss has a kink or a tie (`spec.kinks`): every subgradient is
+    right there. Relation (metamorphic) checks compare the answer with itself across the examples of one
+    relation, once all of them ran."""
     checks = all_checks(spec, framework)
     failures: dict[str, list[Failure]] = {}
     applied: set[str] = set()
+    by_relation: dict[str, dict[str, tuple[int, Example, dict]]] = {}
     for i, ex in enumerate(examples):
         r = results.get(i)
         if r is None:
@@ -138,17 +147,24 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
         nonfinite = _nonfinite(got, exp)
         if nonfinite:
             failures.setdefault("output-nonfinite", []).append(Failure(i, ex, nonfinite, "", got))
+        kinks = spec.kinks(ex) if framework == "torch" else {}
         got_all = dict(got)
         for name, g in (r.grads or {}).items():
+            e = exp.grads.get(name)
+            if g is not None and e is not None and name in kinks and np.shape(g) == np.shape(e):
+                g = np.where(kinks[name], e, g)  # off the kinks only
             got_all[f"grad:{name}"] = g
             got_all[f"nograd:{name}"] = None if g is None or not np.any(g) else g
         exp_all = dict(exp.outputs)
         for name, g in exp.grads.items():
             exp_all[f"grad:{name}"] = g
             exp_all[f"nograd:{name}"] = None
+        if ex.relation is not None:
+            by_relation.setdefault(ex.relation[0], {})[ex.relation[1]] = (i, ex, got_all)
         field_mismatch: dict[str, Mismatch | None] = {}  # each output compared once, whatever the checks
         for c in checks:
-            if c.id in dict(OUTPUT_CHECKS) or c.id == "input-contract" or not c.applies(ex):
+            if c.id in dict(OUTPUT_CHECKS) or c.id == "input-contract" or c.relation is not None \
+                    or not c.applies(ex):
                 continue
             applied.add(c.id)
             if c.custom is not None:
@@ -165,6 +181,15 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
                     break
             if mm is not None:
                 failures.setdefault(c.id, []).append(Failure(i, ex, mm, "", got_all))
+    for c in checks:
+        if c.relation is None or c.relation not in by_relation:
+            continue
+        roles = by_relation[c.relation]
+        applied.add(c.id)
+        detail = c.compare({role: got for role, (_, _, got) in roles.items()})
+        if detail:
+            i, ex, got = next(iter(roles.values()))
+            failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
     return [c for c in checks if c.id in applied], failures
 
 
@@ -213,7 +238,7 @@ def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source,
 
 def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
     if check.id in dict(OUTPUT_CHECKS) and check.id != "output-nonfinite" or check.custom is not None \
-            or check.id == "input-contract":
+            or check.id == "input-contract" or check.relation is not None:
         text = check.message.format(detail=fail.detail) if check.id not in dict(OUTPUT_CHECKS) else fail.detail
         return text
     mm = fail.mismatch
@@ -263,33 +288,45 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
     return Counterexample(check.id, ex.label, inputs, expected, got, spec.where(mm) if mm else "")
 
 
-def _diagnoses(spec, framework, examples, calls, results, expected, failures) -> list[Diagnosis]:
+def _diagnoses(spec, framework, examples, calls, results, expected, failures):
+    """(named mistakes, parts nothing explains). A name lists the parts it explains when it does not
+    explain everything that differs."""
     from checker.catalogue import diagnose
     from drills import all_mistakes
 
     mistakes = all_mistakes()
     out: list[Diagnosis] = []
-    seen: set[str] = set()
+    seen: dict[str, Diagnosis] = {}
 
-    def add(mid: str):
+    def add(mid: str, explains: list[str] | None = None, alternative_to: str | None = None):
         if mid in seen:
+            for a in explains or []:
+                if a not in seen[mid].explains:
+                    seen[mid].explains.append(a)
             return
-        seen.add(mid)
         m = mistakes.get(mid)
-        out.append(Diagnosis(mid, m.title if m else mid, m.explanation if m else "", m.card if m else None))
+        d = Diagnosis(mid, m.title if m else mid, m.explanation if m else "", m.card if m else None,
+                      list(explains or []), alternative_to)
+        seen[mid] = d
+        out.append(d)
 
-    for ids in diagnose(spec, framework, examples, calls, results, expected):
-        for mid in ids:
-            add(mid)
+    found = diagnose(spec, framework, examples, calls, results, expected)
+    for ids, axes in found.names:
+        alt = found.alternative_of.get(ids)
+        for k, mid in enumerate(ids):
+            add(mid, axes, alt[k] if alt and len(alt) == len(ids) and alt[k] != mid else None)
+    unexplained = [Unexplained(axis, differs) for axis, differs in found.unexplained]
     explained = bool(out)  # a catalogued mistake already explains any odd output it produces
     for mid in ("output-type", "output-shape", "output-nonfinite"):
         if failures.get(mid) and not explained:
             add(mid)
+    if out and not explained:
+        unexplained = []  # the output problem is the diagnosis
     if failures.get("input-contract"):
         add("input-contract")
         accepted = "; ".join(f.detail for f in failures["input-contract"])
         out[-1] = Diagnosis(out[-1].id, out[-1].title, f"{out[-1].explanation} Here: {accepted}.", out[-1].card)
-    return out
+    return out, unexplained
 
 
 def _signature_problem(spec: DrillSpec, signature) -> str | None:

@@ -23,6 +23,16 @@ class Diagnosis:
     title: str
     explanation: str
     card: str | None
+    explains: list[str] = field(default_factory=list)  # the parts of the behaviour it explains (all: empty)
+    alternative_to: str | None = None  # an earlier name whose behaviour this one shares exactly: either applies
+
+
+@dataclass
+class Unexplained:
+    """A part of the answer's behaviour that differs from the reference and that no catalogued mistake
+    explains: what differs there, never a guessed name."""
+    axis: str
+    differs: str
 
 
 @dataclass
@@ -44,6 +54,7 @@ class Report:
     passed: bool
     checks: list[CheckResult] = field(default_factory=list)
     diagnoses: list[Diagnosis] = field(default_factory=list)
+    unexplained: list[Unexplained] = field(default_factory=list)
     counterexample: Counterexample | None = None
     error: dict | None = None
     elapsed_ms: float = 0.0
@@ -63,6 +74,7 @@ class Report:
             "passed": self.passed,
             "checks": [asdict(c) for c in self.checks],
             "diagnoses": [asdict(d) for d in self.diagnoses],
+            "unexplained": [asdict(u) for u in self.unexplained],
             "counterexample": jsonable(asdict(self.counterexample)) if self.counterexample else None,
             "error": self.error,
             "elapsed_ms": round(self.elapsed_ms, 1),
@@ -152,14 +164,25 @@ def render(report: Report, color: bool = False) -> str:
             lines.append(f"  first difference at {cx.where}")
     if report.diagnoses:
         lines.append("")
-        head = "Diagnosis" if len(report.diagnoses) == 1 else "Diagnosis (any of these explains it)"
-        lines.append(paint(head + ":", "1;33"))
+        lines.append(paint("Diagnosis:", "1;33"))
         for d in report.diagnoses:
-            lines.append(f"  {paint(d.title, '1')}  [{d.id}]")
+            if d.alternative_to:
+                lines.append(f"  or, with exactly the same behaviour here: {paint(d.title, '1')}  [{d.id}]")
+            else:
+                lines.append(f"  {paint(d.title, '1')}  [{d.id}]")
+            if d.explains and not d.alternative_to:
+                lines.extend(_wrap("explains " + "; ".join(d.explains), "    "))
             lines.extend(_wrap(d.explanation, "    "))
             if d.card:
                 lines.append(f"    Review: ppo-drill review (card {d.card})")
-    elif not report.passed and not report.error:
+    if report.unexplained:
+        lines.append("")
+        head = "Also differs (no catalogued mistake explains it):" if report.diagnoses else \
+            "No catalogued mistake explains this; what differs:"
+        lines.append(paint(head, "1;33"))
+        for u in report.unexplained:
+            lines.extend(_wrap(f"{u.axis}: {u.differs}", "  - ", "    "))
+    elif not report.diagnoses and not report.passed and not report.error:
         lines.append("")
         lines.append("No catalogued mistake matches this behaviour; compare with the counterexample above.")
     if report.stdout.strip():
@@ -171,10 +194,11 @@ def render(report: Report, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
+def _wrap(text: str, indent: str, subsequent: str | None = None, width: int = 100) -> list[str]:
     import textwrap
 
-    return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent)
+    return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent,
+                         subsequent_indent=indent if subsequent is None else subsequent)
 
 
 def report_from_json(data: dict) -> Report:
@@ -184,6 +208,7 @@ def report_from_json(data: dict) -> Report:
         drill=data["drill"], framework=data["framework"], passed=data["passed"],
         checks=[CheckResult(**c) for c in data.get("checks", [])],
         diagnoses=[Diagnosis(**d) for d in data.get("diagnoses", [])],
+        unexplained=[Unexplained(**u) for u in data.get("unexplained", [])],
         counterexample=Counterexample(**cx) if cx else None,
         error=data.get("error"), elapsed_ms=data.get("elapsed_ms", 0.0), notes=data.get("notes", []),
         stdout=data.get("stdout", ""),

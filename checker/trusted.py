@@ -7,6 +7,7 @@ mistake's output are compared by the same code. Candidate code never comes here.
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -81,7 +82,8 @@ def run_trusted(fn: Callable, calls: list[Call]) -> list[CallResult]:
         kwargs = {k: _fresh(v, k in wrt) for k, v in call.kwargs.items()}
         named.update(kwargs)
         try:
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
                 out = fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - a mistake may raise (e.g. a contract probe)
             results.append(CallResult(index, False, error=CallError(type(exc).__name__, str(exc))))

@@ -49,7 +49,15 @@ def get_drill(drill_id: str, root: Path | None = None) -> Drill:
     try:
         return catalog.by_id[drill_id]
     except KeyError:
+        spelled = _spelling(drill_id)  # policy-loss for policy_loss, fix_gae_direction for fix-gae-direction
+        for known_id, drill in catalog.by_id.items():
+            if _spelling(known_id) == spelled:
+                return drill
         raise KeyError(f"unknown drill {drill_id!r}; known drills: {', '.join(catalog.by_id)}") from None
+
+
+def _spelling(drill_id: str) -> str:
+    return str(drill_id).strip().lower().replace("-", "_")
 
 
 def common_mistakes(root: Path | None = None) -> dict[str, Mistake]:
@@ -235,13 +243,28 @@ def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_framewor
             if not (entry / f"{fw}.py").is_file():
                 raise DrillContentError(entry / f"{fw}.py", "frameworks", "file is missing: the buggy copy of "
                                         f"solution/{fw}.py", root=root)
-        _check_entries(entry, {"mistake.yaml"} | {f"{fw}.py" for fw in frameworks}, root, "mistake")
+        forms = {f.name for fw in frameworks for f in entry.glob(f"{fw}.*.py")}
+        _check_entries(entry, {"mistake.yaml"} | {f"{fw}.py" for fw in frameworks} | forms, root, "mistake")
+        fails: tuple[str, ...] = ()
+        if fields.has("fails"):
+            value = fields.data["fails"]
+            if not isinstance(value, list) or not all(isinstance(x, str) and x for x in value):
+                raise fields.error("fails", "must be a list of check ids")
+            fails = tuple(value)
+        params: tuple = ()
+        if fields.has("params"):
+            value = fields.data["params"]
+            if not isinstance(value, list) or not value or not all(
+                    isinstance(p, dict) and p and all(isinstance(k, str) and k.isidentifier() and isinstance(v, (str, int, float))
+                                                      for k, v in p.items()) for p in value):
+                raise fields.error("params", "must be a list of mappings NAME: python expression")
+            params = tuple(tuple((k, str(v)) for k, v in p.items()) for p in value)
         seed_row = None
         if fields.has("seed_row"):
             seed_row = fields.choice("seed_row", tuple(SEED_ROWS))
         mistakes.append(Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
                                 card=fields.card_id("card"), drill_id=drill_id, frameworks=frameworks,
-                                seed_row=seed_row, folder=entry))
+                                seed_row=seed_row, folder=entry, fails=fails, params=params))
     return tuple(mistakes)
 
 

@@ -30,6 +30,8 @@ class Mistake:
     frameworks: tuple[str, ...]
     seed_row: str | None = None
     folder: Path | None = None
+    fails: tuple[str, ...] = ()           # the checks this mistake may fail (besides matches-reference)
+    params: tuple[tuple[tuple[str, str], ...], ...] = ()  # substitutions giving a parametrised family
 
     def path(self, framework: str) -> Path | None:
         """The buggy file for `framework`, or None when this mistake has no file for it."""
@@ -41,6 +43,34 @@ class Mistake:
         """The buggy code for `framework`, or None when this mistake has no file for it."""
         path = self.path(framework)
         return None if path is None else path.read_text(encoding="utf-8")
+
+    def form_paths(self, framework: str) -> list[Path]:
+        """Every file of this mistake for `framework`: the canonical `<framework>.py`, then the other forms
+        of the same misconception, `<framework>.<form>.py`, by name."""
+        path = self.path(framework)
+        if path is None:
+            return []
+        return [path, *sorted(self.folder.glob(f"{framework}.*.py"))]
+
+    def forms(self, framework: str) -> list[tuple[str, str]]:
+        """(label, source) of every variant of this mistake for `framework`: each form file, once per
+        `params` substitution that the file uses (whole words, parenthesised)."""
+        import re
+
+        out = []
+        for path in self.form_paths(framework):
+            src = path.read_text(encoding="utf-8")
+            form = path.name[len(framework) + 1:-3] or "canonical"
+            used = [p for p in self.params if any(re.search(rf"\b{re.escape(k)}\b", src) for k, _ in p)]
+            if not used:
+                out.append((f"{self.id}:{framework}:{form}", src))
+                continue
+            for n, p in enumerate(used):
+                text = src
+                for k, expr in p:
+                    text = re.sub(rf"\b{re.escape(k)}\b", f"({expr})", text)
+                out.append((f"{self.id}:{framework}:{form}:{n}", text))
+        return out
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,7 +16,8 @@ from drills.errors import DrillContentError
 
 FRAMEWORKS = ("numpy", "torch")
 KINDS = ("core", "pitfall")
-TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss")
+TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "grpo", "loss-aggregation",
+          "explained-variance")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's
@@ -38,7 +39,7 @@ DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "framewor
                        "topic", "difficulty", "cards")
 DRILL_KEYS_PITFALL = ("base", "mistake")
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
-MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row")
+MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row", "fails", "params")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID

@@ -124,11 +124,11 @@ def test_cards_listing_table_and_json(monkeypatch, capsys, decks, _private_data_
     code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--decks", str(decks)])
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["deck", "new", "learn", "due", "cards"]
+    assert lines[0].split() == ["deck", "unseen", "learn", "due", "cards"]
     assert lines[2].split() == ["alpha", "1", "0", "0", "3"]  # a-one learning (not yet due), a-two review
     assert lines[3].split() == ["beta", "1", "0", "0", "1"]
     assert lines[5].split() == ["total", "2", "0", "0", "4"]
-    assert lines[6] == "new cards left today: 18"
+    assert lines[6] == "due now: 0 (learn + due); new cards today: 2 of the 2 unseen (daily limit 20, 18 left today)"
     code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--json", "--decks", str(decks)])
     data = json.loads(out)
     assert [d["deck"] for d in data["decks"]] == ["alpha", "beta"]
@@ -136,6 +136,18 @@ def test_cards_listing_table_and_json(monkeypatch, capsys, decks, _private_data_
                                 "review": 0, "unseen": 1, "total": 3}
     assert data["totals"] == {"learning": 0, "review": 0, "unseen": 2, "total": 4, "new": 2}
     assert data["errors"] == []
+
+
+def test_cards_columns_add_up_when_the_daily_limit_caps_new_cards(monkeypatch, capsys, decks, _private_data_dir):
+    """Per-deck columns are unseen cards (never capped), so they add up to the total; the daily
+    allowance is said once."""
+    with store_of(_private_data_dir) as store:
+        store.set_setting("new_per_day", 1)
+    code, out, _ = run_cli(monkeypatch, capsys, ["cards", "--decks", str(decks)])
+    lines = out.splitlines()
+    assert lines[2].split()[:2] == ["alpha", "3"] and lines[3].split()[:2] == ["beta", "1"]
+    assert lines[5].split()[:2] == ["total", "4"]
+    assert "new cards today: 1 of the 4 unseen (daily limit 1, 1 left today)" in lines[6]
 
 
 def test_cards_reports_deck_errors_as_warnings(monkeypatch, capsys, decks):

@@ -45,7 +45,7 @@ CORE_IDS = [
     "rlhf-actor-loss-input-contract", "numbers-typical-coefficients",
 ]
 
-# (card id, number as written in the card's back, number as written in a seed file).
+# (card id, number as written on the card (front or back), number as written in a seed file).
 # Each number comes from a worked example or table of the seeds; the card must quote it and the seed
 # must contain it, so a typo on either side fails.
 SEED_NUMBERS = [
@@ -82,6 +82,19 @@ SEED_NUMBERS = [
     ("design-too-many-epochs", "0.170", "0.170"),
     ("surrogate-accuracy", "0.258", "0.258"),
     ("surrogate-accuracy", "0.309", "0.309"),
+    ("is-table-dashboard", "0.144 vs 0.197", "0.144 | 0.197"),
+    ("is-table-dashboard", "0.431 vs 0.700", "0.431 | 0.700"),
+    ("is-table-k0-gap", "0.119", "0.119 | 0.159"),
+    ("is-length-buckets", "198 episodes | sd log w after 3 updates 0.50", "198 episodes | sd log w after 3 updates 0.50"),
+    ("is-length-buckets", "35 episodes | sd log w after 3 updates 1.53", "35 episodes | sd log w after 3 updates 1.53"),
+    ("is-length-buckets", "87 episodes | sd log w after 3 updates 2.29", "87 episodes | sd log w after 3 updates 2.29"),
+    ("surrogate-improvement-estimator", "(rho_{n,i} - 1)(R_n - mean R)", "m_i(\\rho_{n,i} - 1)(R_n - \\bar R)"),
+    ("design-minibatch-size-kl", "0.1047", "approx_kl 0.1047"),
+    ("design-minibatch-size-kl", "16 episodes (64 / 4)", "16 个回合"),
+    ("diag-per-sign-clip-fraction", "73%", "ratio above 1.2: 0.73"),
+    ("diag-per-sign-clip-fraction", "763", "469 tokens"),
+    ("diag-early-stopping-train-pass", "0.912", "pass train 0.912"),
+    ("diag-early-stopping-heldout-caveat", "160 held-out episodes", "160 回合"),
     ("gae-defaults", "0.99", "gamma=0.99"),
     ("gae-defaults", "0.95", "lam=0.95"),
 ]
@@ -220,7 +233,8 @@ def test_the_ten_mistakes_are_in_the_checklist_and_the_pitfall_cards():
 @pytest.mark.parametrize("card_id,in_card,_in_seed", SEED_NUMBERS, ids=lambda v: str(v))
 def test_number_appears_on_card(card_id, in_card, _in_seed):
     assert card_id in _cards(), f"numbers table names a missing card {card_id}"
-    assert in_card in _cards()[card_id]["back"], f"{card_id}: back must quote {in_card!r}"
+    card = _cards()[card_id]
+    assert in_card in card["front"] + card["back"], f"{card_id}: front or back must quote {in_card!r}"
 
 
 @pytest.mark.parametrize("card_id,_in_card,in_seed", SEED_NUMBERS, ids=lambda v: str(v))
@@ -240,9 +254,108 @@ def test_probe_number_matches_notes(card_id, number):
     assert number in text, f"{number!r} not in notes/ppo-implementations.md"
 
 
-def test_seed_disagreement_is_stated():
+def test_source_disagreement_is_stated():
     back = _cards()["diag-clip-fraction-definitions"]["back"]
-    assert "seed 000" in back and "seed 003" in back, "the clip-fraction card must name both seeds"
+    for library in ("verl", "OpenRLHF", "TRL", "CleanRL", "SB3", "TorchRL"):
+        assert library in back, f"the clip-fraction card must say which convention {library} uses"
+
+
+# Users do not have the source documents: a card names its setting itself and never asks about "the
+# chapter" or "seed 003". The source line may describe a document ("agent-RL tutorial ch. 8 (PPO)
+# §8.2"), but never by the project's internal file names.
+POINTS_AT_A_DOCUMENT = re.compile(
+    r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
+    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d|eq\. ?\(?8\.\d|式 ?\(?8\.\d", re.IGNORECASE)
+SOURCE_POINTS_AT_A_SEED = re.compile(r"seed|the chapter|the lesson|the tutorial|notes/", re.IGNORECASE)
+
+
+def _user_facing_text(card: dict) -> dict[str, str]:
+    return {"front": card["front"], "back": card["back"], "zh.front": card["zh"]["front"],
+            "zh.back": card["zh"]["back"]}
+
+
+def test_cards_stand_on_their_own():
+    bad = []
+    for cid, card in _cards().items():
+        for field, text in _user_facing_text(card).items():
+            for match in POINTS_AT_A_DOCUMENT.finditer(text):
+                bad.append(f"{cid} {field}: {text[max(0, match.start() - 30):match.end() + 30]!r}")
+        if SOURCE_POINTS_AT_A_SEED.search(card["source"]):
+            bad.append(f"{cid} source: {card['source']!r}")
+    assert not bad, "cards point at documents the user does not have:\n" + "\n".join(bad)
+
+
+def test_exported_anki_notes_stand_on_their_own(tmp_path):
+    """What a user sees in Anki (front, back and the source footer of every note) passes the same rule."""
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    import zipfile
+
+    pytest.importorskip("genanki")
+    out = tmp_path / "all.apkg"
+    proc = subprocess.run([sys.executable, "-m", "tui.cli", "--data-dir", str(tmp_path / "data"), "export-anki",
+                           "--lang", "both", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    with zipfile.ZipFile(out) as zf:
+        (tmp_path / "collection.anki2").write_bytes(zf.read("collection.anki2"))
+    db = sqlite3.connect(tmp_path / "collection.anki2")
+    try:
+        fields = [row[0] for row in db.execute("SELECT flds FROM notes")]
+    finally:
+        db.close()
+    assert len(fields) == len(_cards())
+    bad = [m.group(0) for text in fields for m in SOURCE_POINTS_AT_A_SEED.finditer(text)]
+    assert not bad, f"exported notes point at documents the user does not have: {sorted(set(bad))}"
+
+
+def test_the_document_check_catches_what_it_should():
+    for text in ("What target KL does the chapter use?", "How does seed 003 cross-check it?",
+                 "(chapter 8, exercise 3)", "the crib-sheet defaults", "本章使用 0.02", "第 8 章练习 6", "速记表",
+                 "rho_i (eq. 8.1)", "式 (8.3) 中"):
+        assert POINTS_AT_A_DOCUMENT.search(text), text
+    assert not POINTS_AT_A_DOCUMENT.search("In a PPO run with target KL 0.02, when does it stop?")
+
+
+# Numbers on the English side must all appear on the Chinese side. Numbers are compared by value
+# (1e-3 == 0.001, 41% == 0.41 == 41), signs ignored (a range "0.01-0.05" reads as 0.01 and 0.05).
+NUMBER = re.compile(r"(?<![A-Za-z_\d.])(\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?)(%?)(?![A-Za-z_\d])")
+# (card id, side, number) the Chinese side may leave out, each with its reason.
+ZH_NUMBER_EXEMPT: set[tuple[str, str, str]] = set()
+
+
+def _numbers(text: str) -> list[tuple[str, set[float]]]:
+    out = []
+    for match in NUMBER.finditer(text):
+        value = float(match.group(1).replace(",", ""))
+        forms = {round(value, 12)}
+        if match.group(2):
+            forms.add(round(value / 100, 12))
+        else:
+            forms.add(round(value * 100, 12))
+        out.append((match.group(0), forms))
+    return out
+
+
+def test_number_normalisation():
+    values = lambda text: set().union(*(forms for _, forms in _numbers(text)))  # noqa: E731
+    assert 0.001 in values("1e-3") and 0.001 in values("0.001")
+    assert 0.41 in values("41%") and 41 in values("0.41")
+    assert 2900 in values("about 2,900") and 0.05 in values("0.01-0.05")
+    assert _numbers("A_3, k3, fp16 and V_old") == []  # digits inside identifiers are not numbers
+
+
+@pytest.mark.parametrize("side", ["front", "back"])
+def test_chinese_side_keeps_every_number(side):
+    missing = []
+    for cid, card in _cards().items():
+        zh = set().union(set(), *(forms for _, forms in _numbers(card["zh"][side])))
+        for written, forms in _numbers(card[side]):
+            if not forms & zh and (cid, side, written) not in ZH_NUMBER_EXEMPT:
+                missing.append(f"{cid} {side}: {written}")
+    assert not missing, "numbers on the English side missing from the Chinese side:\n" + "\n".join(missing)
 
 
 def test_shipped_content_loads_through_the_deck_loader():

@@ -79,6 +79,38 @@ def test_fuzz_on_stays_near_the_unfuzzed_interval(tmp_path):
         assert set(plain) == {1, 2, 3, 4}
 
 
+def test_the_range_a_button_shows_holds_every_fuzzed_review(tmp_path):
+    """A button says "Easy · 6-11d" when fuzzing is on: every fuzzed outcome lands in that range, and
+    the range is not wider than what fuzzing produces."""
+    import random
+
+    from cards.schedule.intervals import format_preview, fuzz_range_days
+
+    random.seed(1234)
+    with ProgressStore(tmp_path / "p.sqlite3") as store:
+        ds = load_decks(write_decks(tmp_path / "decks", {"d": ["c1"]}), use_cache=False)
+        sched = Scheduler(store, ds, clock=Clock(T0), fuzz=True)
+        first = sched.review("c1", 4, now=T0)
+        now = first.due + timedelta(days=1)
+        preview = sched.preview("c1", now)
+        token = store.card_state("c1")
+        for rating in (2, 3, 4):
+            unfuzzed = (preview[rating] - now).days
+            low, high = fuzz_range_days(unfuzzed)
+            assert low < high and format_preview(preview[rating] - now) == (
+                f"{low}-{high}d" if high < 30 else format_preview(preview[rating] - now))
+            seen = set()
+            for _ in range(200):
+                out = sched.review("c1", rating, now=now)
+                seen.add((out.due - now).days)
+                sched.undo_last()
+                assert store.card_state("c1") == token
+            assert seen <= set(range(low, high + 1)), (rating, seen, (low, high))
+            assert min(seen) == low and max(seen) >= high - 1
+    assert format_preview(timedelta(hours=10)) == "10h"  # short intervals are never fuzzed
+    assert format_preview(timedelta(days=8), fuzz=False) == "8d"
+
+
 def test_queue_order_learning_then_reviews_then_new_within_allowance(store, tmp_path):
     clock = Clock(T0)
     sched = make(store, tmp_path, {"a": ["a1", "a2", "a3", "a4"], "b": ["b1", "b2", "b3", "gone"]},

@@ -314,11 +314,13 @@ def test_export_import_round_trip_is_idempotent(tmp_path):
         exported = json.loads(json.dumps(a.export_json()))
         assert exported["format"] == "ppo-drill-progress" and exported["version"] == 1
         assert len(exported["reviews"]) == 5
-        added = b.import_json(exported)
+        result = b.import_json(exported)
+        added = result.added
         assert added == {"card_states": 3, "reviews": 5, "drill_attempts": 1, "drill_states": 1,
-                         "mocks": 1, "settings": 1}
+                         "mocks": 1, "settings": 1, "drafts": 0}
+        assert result.skipped == []
         assert strip(b.export_json()) == strip(exported)
-        assert b.import_json(exported) == dict.fromkeys(added, 0)
+        assert b.import_json(exported).added == dict.fromkeys(added, 0)
         assert strip(b.export_json()) == strip(exported)
 
 
@@ -344,11 +346,55 @@ def test_import_rejects_bad_documents_and_writes_nothing(tmp_path):
             b.import_json({**good, "version": 99})
         with pytest.raises(ValueError, match="field 'reviews' must be a list"):
             b.import_json({**good, "reviews": {}})
-        broken = json.loads(json.dumps(good))
-        del broken["drill_attempts"][0]["drill_id"]  # fails after the reviews were inserted
-        with pytest.raises(ValueError, match="nothing was imported"):
-            b.import_json(broken)
         assert b.reviews() == [] and b.card_state("c1") is None
+
+
+def test_import_skips_each_bad_row_with_its_reason_and_imports_the_rest(tmp_path):
+    with ProgressStore(tmp_path / "a.sqlite3") as a, ProgressStore(tmp_path / "b.sqlite3") as b:
+        fill(a, tmp_path)
+        doc = json.loads(json.dumps(a.export_json()))
+        doc["reviews"][0]["rating"] = 7
+        doc["reviews"][1]["rating"] = "banana"
+        doc["reviews"][2]["reviewed_at"] = "yesterday"
+        attempt = doc["drill_attempts"][0]
+        doc["drill_attempts"] += [{**attempt, "uid": "x1", "drill_id": "no-such-drill"},
+                                  {**attempt, "uid": "x2", "elapsed_s": -50},
+                                  {**attempt, "uid": "x3", "framework": "jax"},
+                                  {**attempt, "uid": "x4", "passed": "yes"}]
+        del doc["drill_attempts"][0]["drill_id"]
+        doc["card_states"][0]["fsrs"] = {"due": "soon"}
+        doc["mocks"].append("not a mock")
+        result = b.import_json(doc, source_name="x.json")
+        assert result.skipped == [
+            "reviews[0]: field 'rating' must be a whole number from 1 to 4, got 7",
+            "reviews[1]: field 'rating' must be a whole number from 1 to 4, got 'banana'",
+            "reviews[2]: field 'reviewed_at' must be an ISO date-time, got 'yesterday'",
+            "card_states[0]: field 'fsrs': field 'due' must be an ISO date-time, got 'soon'",
+            "drill_attempts[0]: field 'drill_id' must be a non-empty string, got None",
+            "drill_attempts[1]: unknown drill 'no-such-drill'",
+            "drill_attempts[2]: field 'elapsed_s' must be a number from 0 to 604800, got -50",
+            "drill_attempts[3]: field 'framework' must be one of 'numpy', 'torch', got 'jax'",
+            "drill_attempts[4]: field 'passed' must be one of True, False, got 'yes'",
+            "mocks[1]: must be an object, got str",
+        ]
+        assert result.added["reviews"] == 2 and result.added["drill_attempts"] == 0
+        assert result.added["card_states"] == 2 and result.added["mocks"] == 1
+        assert {r.rating for r in b.reviews()} <= {1, 2, 3, 4}
+
+
+def test_stored_code_is_capped_and_says_so(tmp_path):
+    from cards.progress.json_io import MAX_STORED_CODE
+
+    big = "x = 1\n" * (MAX_STORED_CODE // 3)
+    with ProgressStore(tmp_path / "a.sqlite3") as a, ProgressStore(tmp_path / "b.sqlite3") as b:
+        a.record_attempt("gae", framework="numpy", started_at=T0, passed=True, code=big)
+        [kept] = a.attempts()
+        assert kept.code.startswith(big[:1000]) and len(kept.code) < MAX_STORED_CODE + 200
+        assert f"kept the first {MAX_STORED_CODE:,} of {len(big):,} characters" in kept.code
+        doc = a.export_json()
+        doc["drill_attempts"].append({**doc["drill_attempts"][0], "uid": "other", "code": big})
+        assert b.import_json(doc).skipped == []
+        assert all(len(x.code) < MAX_STORED_CODE + 200 for x in b.attempts())
 
 
 def test_a_locked_database_gives_a_store_error_and_keeps_earlier_writes(tmp_path):

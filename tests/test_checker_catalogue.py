@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from checker.catalogue import merge_edits
-from checker.engine import check
+from checker.engine import all_checks, check
+from checker.specs import spec_for
 from drills import get_drill, load_drills
 
 ANSWERS = Path(__file__).parent / "answers"
@@ -24,15 +25,56 @@ def test_model_solution_passes(drill, framework):
     assert all(c.passed for c in report.checks)
 
 
-@pytest.mark.parametrize("drill, framework, mistake", [
-    (d.id, fw, m.id) for d in CORE for m in d.mistakes for fw in m.frameworks])
-def test_catalogued_mistake_is_rejected_and_named(drill, framework, mistake):
+IMPLIED_FAILS = {"matches-reference", "output-type", "output-shape", "output-nonfinite"}
+FORMS = [(d.id, fw, m.id, label) for d in CORE for m in d.mistakes for fw in m.frameworks
+         for label, _ in m.forms(fw)]
+
+
+@pytest.mark.parametrize("drill, framework, mistake, form", FORMS)
+def test_every_form_of_a_mistake_is_rejected_named_and_fails_only_its_declared_checks(drill, framework, mistake,
+                                                                                         form):
     m = next(x for x in get_drill(drill).mistakes if x.id == mistake)
-    report = check(m.source(framework), drill, framework)
+    source = dict(m.forms(framework))[form]
+    report = check(source, drill, framework, shrink_failure=False)
     assert not report.passed
-    assert mistake in report.mistake_ids, report.render()
+    groups = {d.alternative_to or d.id for d in report.diagnoses}  # indistinguishable mistakes: one group
+    assert mistake in report.mistake_ids and len(groups) == 1 and not report.unexplained, report.render()
     named = next(d for d in report.diagnoses if d.id == mistake)
-    assert named.explanation and named.card
+    assert named.explanation and named.card and named.explains == []
+    failed = {c.id for c in report.checks if not c.passed}
+    assert failed - IMPLIED_FAILS <= set(m.fails), (sorted(failed - IMPLIED_FAILS - set(m.fails)), report.render())
+
+
+def test_every_mistake_declares_the_checks_it_may_fail():
+    for d in CORE:
+        for m in d.mistakes:
+            assert m.fails, f"{d.id}/{m.id}: mistake.yaml needs fails: [...]"
+            ids = {c.id for fw in ("numpy", "torch") for c in all_checks(spec_for(d.id), fw)}
+            assert set(m.fails) <= ids, (d.id, m.id, sorted(set(m.fails) - ids))
+
+
+def test_two_slips_get_a_name_and_what_differs():
+    """min where the value loss takes the max, and gradient reaching the returns (not catalogued)."""
+    src = (ANSWERS.parent / "answers" / "value_torch_min_and_grad_returns.py").read_text()
+    report = check(src, "value_loss", "torch")
+    assert not report.passed
+    assert report.mistake_ids == ["value-min-instead-of-max"], report.render()
+    assert [u.axis for u in report.unexplained] == ["the gradient reaching returns"], report.render()
+    assert report.diagnoses[0].explains  # it says which part it explains
+
+
+def test_a_forward_mistake_and_a_missing_detach_are_both_named():
+    policy = get_drill("policy_loss")
+    src = next(m for m in policy.mistakes if m.id == "policy-max-instead-of-min").source("torch")
+    src = src.replace("    old_logp = old_logp.detach()\n", "")
+    report = check(src, "policy_loss", "torch")
+    assert set(report.mistake_ids) == {"policy-max-instead-of-min", "grad-into-old-logp"}, report.render()
+
+
+def test_min_max_value_clipping_passes_at_the_kink():
+    """torch.max(torch.min(x, hi), lo) picks another subgradient than clamp where |V - V_old| == eps."""
+    report = check((ANSWERS / "value_torch_min_max_clip.py").read_text(), "value_loss", "torch")
+    assert report.passed, report.render()
 
 
 @pytest.mark.parametrize("drill, a, b", [

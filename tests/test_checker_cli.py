@@ -67,7 +67,7 @@ def test_code_without_a_drill_function_is_a_usage_problem(capsys, monkeypatch):
 def test_start_writes_the_starter_and_never_overwrites(tmp_path, capsys):
     path = tmp_path / "mine.py"
     code, out, _ = run(["start", "gae", str(path), "--framework", "torch"], capsys)
-    assert code == 0 and path.read_text() == get_drill("gae").starter("torch")
+    assert code == 0 and path.read_text() == "# ppo-drill drill: gae\n" + get_drill("gae").starter("torch")
     path.write_text("my precious work")
     code, _, err = run(["start", "gae", str(path)], capsys)
     assert code == 2 and "not overwriting" in err and path.read_text() == "my precious work"
@@ -77,7 +77,7 @@ def test_start_of_a_pitfall_drill_writes_the_buggy_code(tmp_path, capsys):
     path = tmp_path / "fix.py"
     run(["start", "fix-gae-direction", str(path)], capsys)
     d = get_drill("fix-gae-direction")
-    assert path.read_text() == d.starter("numpy")
+    assert path.read_text() == "# ppo-drill drill: fix-gae-direction\n" + d.starter("numpy")
 
 
 def test_hint_and_solution(capsys):

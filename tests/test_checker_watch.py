@@ -46,3 +46,47 @@ def test_watch_rechecks_on_save(tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _atomic_save(path: Path, text: str) -> None:
+    """Save the way many editors do: write a temporary file beside it, then rename it over the file."""
+    tmp = path.with_name(f".{path.name}.swp-new")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def test_watch_follows_the_name_across_atomic_saves_and_recreation(tmp_path):
+    path = tmp_path / "gae.py"
+    bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-forward-scan")
+    path.write_text(bug.source("numpy"))
+    exe = Path(sys.executable).with_name("ppo-drill")
+    proc = subprocess.Popen([str(exe), "--data-dir", str(tmp_path / "home"), "watch", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert "FAIL" in read_until(proc, "watching", 60)
+        time.sleep(0.3)
+        _atomic_save(path, get_drill("gae").solution("numpy"))
+        assert "PASS" in read_until(proc, "watching", 60)
+        time.sleep(0.3)
+        _atomic_save(path, bug.source("numpy"))  # a second rename: the new file is followed too
+        assert "gae-forward-scan" in read_until(proc, "watching", 60)
+        time.sleep(0.3)
+        path.unlink()
+        assert "waiting for it to come back" in read_until(proc, "come back", 30)
+        time.sleep(0.3)
+        path.write_text(get_drill("gae").solution("numpy"))
+        assert "PASS" in read_until(proc, "watching", 60)
+        time.sleep(0.3)
+        _atomic_save(path, "import numpy as np\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95:\n")
+        broken = read_until(proc, "watching", 60)
+        assert f'File "{path}", line 2' in broken and "answer.py" not in broken  # the user's file, named
+        # a file beside it changing is not a save of this one
+        time.sleep(0.3)
+        (tmp_path / "other.py").write_text("x = 1\n")
+        assert read_until(proc, "watching", 1.5) == ""
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -50,17 +50,31 @@ SIGNATURES = {
 TORCH_ONLY = {"grad-into-old-logp", "grad-into-advantages", "grad-into-old-values"}
 REQUIRED_MISTAKES = {
     "gae": ["gae-forward-scan", "gae-done-bootstrap", "gae-done-recursion", "gae-missing-lambda",
-            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift"],
+            "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift",
+            "gae-last-step-stale-bootstrap"],
     "policy_loss": ["ratio-division", "ratio-inverted", "ratio-wrong-denominator", "clip-around-zero",
                     "clip-eps-ignored", "policy-max-instead-of-min", "policy-missing-negation", "policy-no-clip",
                     "policy-clipped-only", "policy-clip-advantage", "reduction-sum", "grad-into-old-logp",
-                    "grad-into-advantages"],
+                    "grad-into-advantages", "policy-dual-clip", "policy-advantages-normalised"],
     "value_loss": ["value-min-instead-of-max", "value-clip-absolute", "value-clip-ratio-style",
                    "value-clip-around-returns", "value-missing-half", "value-no-clip", "value-abs-error",
                    "grad-into-old-values"],
     "total_loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
     "actor_loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
-                   "metrics-include-padding"],
+                   "metrics-include-padding", "actor-dual-clip", "clip-fraction-active-branch", "kl-minus-ratio-mean",
+                   "actor-advantages-normalised"],
+}
+# The token-level drills' catalogues (their own tests: tests/test_drills_llm_losses.py).
+REQUIRED_MISTAKES_LLM = {
+    "grpo_advantages": ["grpo-batch-stats", "grpo-no-eps", "grpo-sample-major", "grpo-std-in-dr-variant",
+                        "grpo-population-std", "grpo-padding-not-zeroed", "grpo-singleton-raw-score"],
+    "loss_aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
+                         "agg-sum-norm-no-batch-mean", "agg-padding-in-count"],
+    "policy_loss_full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",
+                         "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
+                         "policy-padding-nan"],
+    "explained_variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
+                           "ev-zero-variance-eps"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.
@@ -312,7 +326,11 @@ def test_unsupported_framework_is_a_clear_error(toy):
 
 def test_shipped_content_loads_in_order():
     drills = load_drills()
-    assert [d.id for d in drills] == CORE_ORDER + list(PITFALLS)
+    ids = [d.id for d in drills]
+    assert ids[:len(CORE_ORDER)] == CORE_ORDER, "the crib-sheet drills come first"
+    assert [i for i in ids if i in PITFALLS] == list(PITFALLS)
+    kinds = [d.kind for d in drills]
+    assert kinds == sorted(kinds), "core drills before pitfall drills"
     assert load_drills()[0] is drills[0], "parsing is cached"
 
 
@@ -379,7 +397,8 @@ def test_common_mistakes_and_global_ids():
     assert set(common) == COMMON_IDS
     assert all(m.folder is None and m.source("numpy") is None for m in common.values())
     everything = all_mistakes()
-    assert len(everything) == sum(len(v) for v in REQUIRED_MISTAKES.values()) + len(COMMON_IDS)
+    catalogues = {**REQUIRED_MISTAKES, **REQUIRED_MISTAKES_LLM}
+    assert len(everything) == sum(len(v) for v in catalogues.values()) + len(COMMON_IDS)
 
 
 def _deck_card_ids() -> set[str]:
@@ -610,8 +629,69 @@ def test_total_loss_torch_gradients():
     torch.testing.assert_close(inputs["entropy"].grad, torch.full((1, 6), -0.01 / 6, dtype=torch.float64))
 
 
+# The worked example of the total_loss prompt, recomputed: by the model answers (both frameworks), by
+# the reference core, and by hand from its parts, so a typo in the prompt fails here.
+TOTAL_EXAMPLE = dict(
+    new_logp=np.log([1.5, 0.5]), old_logp=np.zeros(2), advantages=np.array([1.0, -1.0]),
+    values=np.array([1.0, 1.0]), old_values=np.zeros(2), returns=np.array([2.0, 0.5]),
+    entropy=np.array([0.5, 1.5]),
+)
+TOTAL_EXAMPLE_PARTS = {"policy_loss = -0.2": -0.2, "= 0.8725": 0.8725, "= 0.22625": 0.22625}
+
+
+def test_total_loss_prompt_worked_example():
+    from checker.reference import policy_loss, total_loss, value_loss
+
+    ex = {k: torch.from_numpy(v) for k, v in TOTAL_EXAMPLE.items()}
+    policy = policy_loss(ex["new_logp"], ex["old_logp"], ex["advantages"], clip_low=0.2, clip_high=0.2)
+    policy = policy[0] if isinstance(policy, tuple) else policy
+    value = value_loss(ex["values"], ex["old_values"], ex["returns"], clip=0.2)
+    value = value[0] if isinstance(value, tuple) else value
+    total = total_loss(policy, value, ex["entropy"])
+    for got, want in ((policy, -0.2), (value, 0.8725), (total, 0.22625)):
+        assert math.isclose(float(got), want, abs_tol=1e-12), (float(got), want)
+    assert math.isclose(-0.2 + 0.5 * 0.8725 - 0.01 * 1.0, 0.22625, abs_tol=1e-12)
+    assert math.isclose(float(solution_fn("total_loss", "numpy")(**TOTAL_EXAMPLE)), 0.22625, abs_tol=1e-12)
+    batched = {k: torch.from_numpy(v[None].copy()) for k, v in TOTAL_EXAMPLE.items()}
+    assert math.isclose(solution_fn("total_loss", "torch")(**batched).item(), 0.22625, abs_tol=1e-12)
+    drill = get_drill("total_loss")
+    for text in (drill.prompt, drill.prompt_zh):
+        for written in TOTAL_EXAMPLE_PARTS:
+            assert written in text, f"the total_loss prompt must state {written!r}"
+        assert "ratio = [1.5, 0.5]" in text and "entropy = [0.5, 1.5]" in text
+
+
+# Users do not have the source documents: no prompt or hint may ask about "the chapter", "the lesson"
+# or "seed 003"; it states its setting itself.
+POINTS_AT_A_DOCUMENT = re.compile(
+    r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|chapter \d|exercise \d"
+    r"|本章|章节|第\s*\d+\s*章|课程|教程|速记表|练习\s*\d|eq\. ?\(?8\.\d|式 ?\(?8\.\d", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("drill_id", CORE_ORDER + list(PITFALLS))
+def test_prompts_and_hints_stand_on_their_own(drill_id):
+    drill = get_drill(drill_id)
+    texts = {"prompt.md": drill.prompt, "prompt.zh.md": drill.prompt_zh or "", "title": drill.title}
+    texts.update({f"hint {i + 1}": hint for i, hint in enumerate(drill.hints)})
+    bad = [f"{where}: {m.group(0)!r}" for where, text in texts.items() for m in POINTS_AT_A_DOCUMENT.finditer(text)]
+    assert not bad, f"{drill_id} points at documents the user does not have: {bad}"
+
+
+def test_mistake_texts_stand_on_their_own():
+    """A diagnosis is shown to the user: its title and explanation follow the same rule."""
+    bad = [f"{mid}: {m.group(0)!r}" for mid, mistake in all_mistakes().items()
+           for text in (mistake.title, mistake.explanation) for m in POINTS_AT_A_DOCUMENT.finditer(text)]
+    assert not bad, f"mistake texts point at documents the user does not have: {bad}"
+
+
+@pytest.mark.parametrize("drill_id", CORE_ORDER)
+def test_chinese_prompt_title_is_chinese(drill_id):
+    title = (get_drill(drill_id).prompt_zh or "").splitlines()[0]
+    assert title.startswith("# ") and re.search(r"[\u4e00-\u9fff]", title), f"{drill_id}: {title!r}"
+
+
 def _actor_case():
-    """Seed 003's _build_ppo_loss_case."""
+    """The actor-loss test case with one padded token (new, old, advantage, mask)."""
     new = torch.tensor([[-2.0, -1.5], [-1.0, -0.5]], requires_grad=True)
     old = torch.tensor([[-2.1, -1.4], [-1.0, -0.6]], requires_grad=True)
     advantage = torch.tensor([[1.0, 0.5], [-1.0, -0.5]], requires_grad=True)
@@ -721,7 +801,8 @@ def _grad_leaks(fn, inputs: dict, constants: tuple[str, ...]) -> bool:
     return any(tensors[name].grad is not None for name in constants)
 
 
-NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES if d != "actor_loss" and m not in TORCH_ONLY]
+NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES
+                    if d in ("gae", "policy_loss", "value_loss", "total_loss") and m not in TORCH_ONLY]
 
 
 @pytest.mark.parametrize("drill_id,mistake_id,fw", NUMERIC_MISTAKES)

@@ -15,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tui.palette import DrillCommands
 from tui.session import Clock, Session, utc_now
 
 OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
@@ -33,6 +34,7 @@ class PpoDrillApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "ppo-drill"
     SUB_TITLE = "f1 help · ctrl+p commands"
+    COMMANDS = App.COMMANDS | {DrillCommands}  # drills, fix-the-bug variants and cards by name
     BINDINGS = [Binding("f1", "help", "Help", show=False, priority=True),
                 Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 

@@ -26,6 +26,22 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _AnyOrderParser(argparse.ArgumentParser):
+    """A sub-command parser that takes options and positionals in any order
+    (`start gae --framework torch my_gae.py`), through argparse's intermixed parsing."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ppo-drill",
@@ -39,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where progress and saved answers live (default: $PPO_DRILL_HOME, else the user data folder)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_AnyOrderParser)
     from checker import cli as checker_cli
     from cards import cli as cards_cli
     from cards.plan import cli as plan_cli
@@ -60,6 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         os.environ["PPO_DRILL_HOME"] = args.data_dir
+    from cards.progress.paths import DataDirError, ensure_data_dir
+
+    try:  # one clear message for every command (and the app) when the folder cannot be used
+        ensure_data_dir()
+    except DataDirError as exc:
+        print(f"ppo-drill: {exc}", file=sys.stderr)
+        return 2
     handler = getattr(args, "handler", None)
     if handler is None:
         from tui import commands as tui_commands

@@ -31,6 +31,11 @@ def record_cli_check(report, args, source: str) -> None:
             target = get_drill(report.drill).target_minutes
         except KeyError:
             return  # not a drill of ours (nothing to record against)
+        from cards.progress.json_io import MAX_STORED_CODE
+
+        if len(source) > MAX_STORED_CODE:
+            print(f"ppo-drill: note: the check ran on all {len(source):,} characters; your progress keeps "
+                  f"the first {MAX_STORED_CODE:,} of them with this attempt", file=sys.stderr)
         now = datetime.now(timezone.utc)
         with open_store() as store:
             record_check(store, drill_id=report.drill, framework=report.framework,

@@ -94,8 +94,9 @@ class WeakTopic:
 def weakest_topics(store: ProgressStore, card_topics: dict[str, str], drill_topics: dict[str, str],
                    now: datetime, days: int = 30, limit: int = 3) -> list[WeakTopic]:
     """Topics with the highest share of misses over the last `days`: a card review rated Again
-    (by the candidate or sent back by the checker) counts against the card's deck title, a failed
-    drill attempt against the drill's topic. Topics with no miss are left out."""
+    (by the candidate or sent back by the checker) counts against `card_topics[card]`, a failed
+    drill attempt against `drill_topics[drill]` (the dashboard gives both in one vocabulary, deck
+    ids, so a card and a drill on the same subject add up). Topics with no miss are left out."""
     since = now - timedelta(days=days)
     missed: dict[str, int] = defaultdict(int)
     tried: dict[str, int] = defaultdict(int)

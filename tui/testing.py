@@ -2,7 +2,8 @@
 
 `ScriptedChecker` answers like the real checker for the answers the content itself provides: a
 drill's model solution passes; a catalogued mistake's buggy copy fails with that mistake named (and
-its card), a failed check and a counterexample; anything else fails with no mistake named. Used by
+its card), a failed check and a counterexample; code that does not compile fails with a syntax
+error and no check run; anything else fails with no mistake named. Used by
 the TUI tests and snapshots (deterministic, instant) and handy for demos of the app.
 """
 from __future__ import annotations
@@ -59,6 +60,12 @@ class ScriptedChecker:
 
         drill_id, framework = detect(source, drill, framework)
         d = get_drill(drill_id)
+        try:  # like the real checker: code that does not compile never runs
+            compile(source, "answer.py", "exec")
+        except SyntaxError as exc:
+            return Report(drill_id, framework, False, elapsed_ms=5.0,
+                          error={"kind": "syntax", "line": exc.lineno, "detail": "",
+                                 "message": f"answer.py is not valid Python: {exc.msg} (line {exc.lineno})."})
         checks = [CheckResult("type", "returns the right type", True),
                   CheckResult("reference", "matches the reference on random inputs", True)]
         if _norm(source) == _norm(d.solution(framework)):

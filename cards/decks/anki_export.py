@@ -98,8 +98,8 @@ def export_apkg(deckset: DeckSet, path: Path | str, lang: str = "en") -> int:
                                             guid=genanki.guid_for(card.id)))
             count += 1
         decks.append(anki_deck)
+    check_target(path)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
@@ -109,6 +109,20 @@ def export_apkg(deckset: DeckSet, path: Path | str, lang: str = "en") -> int:
         Path(tmp).unlink(missing_ok=True)
         raise
     return count
+
+
+def check_target(path: Path | str) -> None:
+    """Refuse a target that is a folder or lies in a folder that does not exist (ValueError naming
+    the path as given); never create folders the user did not ask for."""
+    given = str(path)
+    path = Path(path)
+    if given.endswith(("/", "\\")) or path.is_dir():
+        raise ValueError(f"{given} is a folder; give a file name, e.g. {path / 'ppo-drill.apkg'}")
+    parent = path.parent
+    if not parent.exists():
+        raise ValueError(f"cannot write {given}: folder {parent} does not exist (create it first)")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {given}: {parent} is not a folder")
 
 
 def _write_package(package: object, target: Path) -> None:

@@ -78,9 +78,11 @@ class MockPlan:
 
 def _check_minutes(minutes: int) -> int:
     if not isinstance(minutes, int) or isinstance(minutes, bool) or not MIN_MINUTES <= minutes <= MAX_MINUTES:
+        why = (f"2-3 drills and 6-10 questions need at least {MIN_MINUTES} minutes"
+               if isinstance(minutes, int) and minutes < MIN_MINUTES else
+               f"a mock is one sitting of at most {MAX_MINUTES} minutes; a real coding round is 45-60")
         raise ValueError(f"minutes must be a whole number from {MIN_MINUTES} to {MAX_MINUTES}, "
-                         f"got {minutes!r} (2-3 drills and 6-10 questions need at least "
-                         f"{MIN_MINUTES} minutes)")
+                         f"got {minutes!r} ({why})")
     return minutes
 
 

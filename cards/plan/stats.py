@@ -158,7 +158,7 @@ def drill_times(store: ProgressStore, drills: Sequence[Any] | None = None) -> li
     meta = {d.id: d for d in drills}
     rows: dict[str, list[tuple[datetime, float, bool]]] = {}
     for a in store.attempts():
-        if a.elapsed_s is None:
+        if a.elapsed_s is None or a.elapsed_s < 0:  # untimed (or impossible) attempts have no time to plot
             continue
         rows.setdefault(a.drill_id, []).append((a.finished_at or a.started_at, float(a.elapsed_s), a.passed))
     order = [d.id for d in drills if d.id in rows] + sorted(set(rows) - set(meta))

@@ -4,10 +4,14 @@
 The document is versioned (`format`, `version`) so a future ppo-drill can read old exports and an
 old one refuses newer exports clearly. Import is a merge, not a restore: reviews, attempts and mocks
 carry stable ids, so importing the same file twice adds nothing and two machines' histories combine.
+Every field of every row is checked before it is written; a bad row is skipped and named with its
+reason, and a file that is not an export at all imports nothing. Stored answer code is capped
+(`MAX_STORED_CODE`), on export and import as when an attempt is recorded.
 """
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 from datetime import datetime, timezone
 from typing import Any
@@ -40,7 +44,7 @@ def export_data(db: sqlite3.Connection) -> dict:
             for r in _rows(db, "SELECT uid, card_id, rating, reviewed_at, duration_ms, source, "
                                "state_before, state_after FROM review_log ORDER BY id")],
         "drill_attempts": [
-            {**r, "passed": bool(r["passed"]), "mistakes": json.loads(r["mistakes"])}
+            {**r, "passed": bool(r["passed"]), "mistakes": json.loads(r["mistakes"]), "code": cap_code(r["code"])}
             for r in _rows(db, "SELECT uid, drill_id, framework, started_at, finished_at, elapsed_s, "
                                "passed, mistakes, code, source FROM drill_attempt ORDER BY id")],
         "drill_states": [{"drill_id": r["drill_id"], "fsrs": json.loads(r["fsrs"])}
@@ -81,46 +85,243 @@ def _opt_time(value: Any) -> str | None:
     return utc_iso(parse_iso(value)) if value else None
 
 
-def import_data(db: sqlite3.Connection, data: dict) -> dict[str, int]:
-    """Merge a validated document; call inside one write transaction (all or nothing).
+# -- validation of each row: a bad row is skipped with its reason, the good ones are imported --------
 
-    A card or drill state is replaced only by one with a later last review; settings from the
-    file fill only keys not set here. Returns rows added or updated per kind. Malformed rows
-    raise KeyError / TypeError / ValueError (the caller rolls back and reports).
+#: The most characters of code one attempt keeps (the check itself always sees all of it). An
+#: 80 MB answer would otherwise be stored whole, and exported whole.
+MAX_STORED_CODE = 100_000
+MAX_ELAPSED_S = 7 * 86400  # a drill attempt timed at over a week is a broken clock, not an attempt
+
+
+class BadRow(ValueError):
+    """One row of an export that cannot be imported; the message says which field and why."""
+
+
+def cap_code(code: str, limit: int = MAX_STORED_CODE) -> str:
+    """`code`, or its first `limit` characters and a last line saying how much was left out."""
+    if len(code) <= limit:
+        return code
+    return (code[:limit] + f"\n# [ppo-drill kept the first {limit:,} of {len(code):,} characters of this "
+            f"answer in your progress]\n")
+
+
+def _text(row: dict, key: str, optional: bool = False) -> str | None:
+    value = row.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise BadRow(f"field {key!r} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _time(row: dict, key: str, optional: bool = False) -> str | None:
+    value = row.get(key)
+    if value in (None, "") and optional:
+        return None
+    try:
+        when = parse_iso(value)
+    except (TypeError, ValueError):
+        raise BadRow(f"field {key!r} must be an ISO date-time, got {value!r}") from None
+    return utc_iso(when)
+
+
+def _number(row: dict, key: str, low: float, high: float, optional: bool = False, whole: bool = False):
+    value = row.get(key)
+    if value is None and optional:
+        return None
+    ok = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
+    if not ok or not math.isfinite(value) or not low <= value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise BadRow(f"field {key!r} must be {kind} from {low:g} to {high:g}, got {value!r}")
+    return value
+
+
+def _choice(row: dict, key: str, allowed: tuple) -> Any:
+    value = row.get(key)
+    if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
+        raise BadRow(f"field {key!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def _state(value: Any, key: str) -> dict:
+    """An FSRS card state as `fsrs.Card.to_dict()` writes it."""
+    if not isinstance(value, dict):
+        raise BadRow(f"field {key!r} must be an FSRS state object, got {value!r}")
+    try:
+        _time(value, "due")
+        _time(value, "last_review", optional=True)
+        _choice(value, "state", (1, 2, 3))
+        _number(value, "step", 0, 1000, optional=True, whole=True)
+        _number(value, "stability", 0, 1e9, optional=True)
+        _number(value, "difficulty", 0, 11, optional=True)
+    except BadRow as exc:
+        raise BadRow(f"field {key!r}: {exc}") from None
+    return value
+
+
+def _review(r: dict, _known: set[str]) -> tuple:
+    before = r.get("state_before")
+    return (_text(r, "uid"), _text(r, "card_id"), _number(r, "rating", 1, 4, whole=True),
+            _time(r, "reviewed_at"), _number(r, "duration_ms", 0, 86_400_000, optional=True, whole=True) or 0,
+            _choice(r, "source", ("user", "checker")),
+            json.dumps(_state(before, "state_before")) if before is not None else None,
+            json.dumps(_state(r.get("state_after"), "state_after")))
+
+
+def _drill_id(row: dict, known: set[str]) -> str:
+    drill_id = _text(row, "drill_id")
+    if drill_id not in known:
+        raise BadRow(f"unknown drill {drill_id!r}")
+    return drill_id
+
+
+def _attempt(a: dict, known: set[str]) -> tuple:
+    mistakes = a.get("mistakes") or []
+    if not isinstance(mistakes, list) or not all(isinstance(m, str) for m in mistakes):
+        raise BadRow(f"field 'mistakes' must be a list of mistake ids, got {mistakes!r}")
+    code = a.get("code") or ""
+    if not isinstance(code, str):
+        raise BadRow("field 'code' must be a string")
+    return (_text(a, "uid"), _drill_id(a, known), _choice(a, "framework", ("numpy", "torch")),
+            _time(a, "started_at"), _time(a, "finished_at", optional=True),
+            _number(a, "elapsed_s", 0, MAX_ELAPSED_S, optional=True), int(_choice(a, "passed", (True, False))),
+            json.dumps(mistakes), cap_code(code), _choice(a, "source", ("app", "cli")))
+
+
+def _mock(m: dict, _known: set[str]) -> tuple:
+    payload = m.get("payload")
+    if not isinstance(payload, dict):
+        raise BadRow(f"field 'payload' must be an object, got {type(payload).__name__}")
+    return (_text(m, "id"), _number(m, "seed", -2**63, 2**63 - 1, whole=True), _time(m, "started_at"),
+            _time(m, "finished_at", optional=True), json.dumps(payload))
+
+
+def _checked_rows(data: dict, kind: str, check, known: set[str], skipped: list[str]):
+    for index, row in enumerate(data[kind]):
+        try:
+            if not isinstance(row, dict):
+                raise BadRow(f"must be an object, got {type(row).__name__}")
+            yield row, check(row, known)
+        except BadRow as exc:
+            skipped.append(f"{kind}[{index}]: {exc}")
+
+
+def _state_row(row: dict, key: str, known: set[str] | None) -> tuple:
+    ident = _drill_id(row, known) if known is not None else _text(row, key)
+    return ident, _state(row.get("fsrs"), "fsrs")
+
+
+def import_data(db: sqlite3.Connection, data: dict, known_drills: set[str] | None = None
+                ) -> tuple[dict[str, int], list[str]]:
+    """Merge a validated document; call inside one write transaction.
+
+    Every row is checked field by field first: a row with a bad field (a rating of 7, a negative
+    time, an unknown drill, a date that is not a date) is skipped and its reason returned, and the
+    good rows are imported. A card or drill state is replaced only by one with a later last review;
+    settings from the file fill only keys not set here. Returns (rows added or updated per kind,
+    reasons for each skipped row). `known_drills` defaults to the shipped drills' ids.
     """
+    if known_drills is None:
+        from drills import load_drills
+
+        known_drills = {d.id for d in load_drills()}
     added = dict.fromkeys(("card_states", "reviews", "drill_attempts", "drill_states", "mocks",
                            "settings"), 0)
-    for r in data["reviews"]:
+    skipped: list[str] = []
+    for _row, values in _checked_rows(data, "reviews", _review, known_drills, skipped):
         cur = db.execute(
             "INSERT OR IGNORE INTO review_log (uid, card_id, rating, reviewed_at, duration_ms, "
-            "source, state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (r["uid"], r["card_id"], r["rating"], utc_iso(parse_iso(r["reviewed_at"])),
-             r.get("duration_ms") or 0, r["source"],
-             json.dumps(r["state_before"]) if r.get("state_before") else None,
-             json.dumps(r["state_after"])))
+            "source, state_before, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
         added["reviews"] += cur.rowcount
-    for table, key, kind in (("card_state", "card_id", "card_states"),
-                             ("drill_state", "drill_id", "drill_states")):
-        for item in data[kind]:
-            if _newer_state(db, table, key, item[key], item["fsrs"]):
-                put_state(db, table, key, item[key], item["fsrs"])
+    for table, key, kind, known in (("card_state", "card_id", "card_states", None),
+                                    ("drill_state", "drill_id", "drill_states", known_drills)):
+        check = (lambda row, _k, key=key, known=known: _state_row(row, key, known))
+        for _row, (ident, state) in _checked_rows(data, kind, check, known_drills, skipped):
+            if _newer_state(db, table, key, ident, state):
+                put_state(db, table, key, ident, state)
                 added[kind] += 1
-    for a in data["drill_attempts"]:
+    for _row, values in _checked_rows(data, "drill_attempts", _attempt, known_drills, skipped):
         cur = db.execute(
             "INSERT OR IGNORE INTO drill_attempt (uid, drill_id, framework, started_at, finished_at, "
-            "elapsed_s, passed, mistakes, code, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (a["uid"], a["drill_id"], a["framework"], utc_iso(parse_iso(a["started_at"])),
-             _opt_time(a.get("finished_at")), a.get("elapsed_s"), int(bool(a["passed"])),
-             json.dumps(list(a.get("mistakes") or [])), a.get("code") or "", a["source"]))
+            "elapsed_s, passed, mistakes, code, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values)
         added["drill_attempts"] += cur.rowcount
-    for m in data["mocks"]:
+    for _row, values in _checked_rows(data, "mocks", _mock, known_drills, skipped):
         cur = db.execute(
             "INSERT OR IGNORE INTO mock_session (id, seed, started_at, finished_at, payload) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (m["id"], int(m["seed"]), utc_iso(parse_iso(m["started_at"])),
-             _opt_time(m.get("finished_at")), json.dumps(m.get("payload"))))
+            "VALUES (?, ?, ?, ?, ?)", values)
         added["mocks"] += cur.rowcount
     for key, value in data["settings"].items():
+        if not isinstance(key, str) or not key:
+            skipped.append(f"settings: key {key!r} is not a name")
+            continue
         cur = db.execute("INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)", (key, json.dumps(value)))
         added["settings"] += cur.rowcount
-    return added
+    return added, skipped
+
+
+# -- saved answers (the drafts a candidate typed for each drill) ------------------------------------
+
+def export_drafts(root, known_drills: set[str] | None = None) -> tuple[list[dict], list[str]]:
+    """The saved answers under data folder `root` as export rows (drill_id, framework, code), and
+    the "drill/framework" names of those left out: over `MAX_STORED_CODE` characters (a cut answer
+    would not run) or not readable as text."""
+    from pathlib import Path
+
+    from cards.progress.drafts import ANSWERS
+
+    rows: list[dict] = []
+    left_out: list[str] = []
+    folder = Path(root) / ANSWERS
+    if not folder.is_dir():
+        return rows, left_out
+    for path in sorted(folder.glob("*/*.py")):
+        drill_id, framework = path.parent.name, path.stem
+        if framework not in ("numpy", "torch") or (known_drills is not None and drill_id not in known_drills):
+            continue
+        try:
+            code = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            left_out.append(f"{drill_id}/{framework}")
+            continue
+        if len(code) > MAX_STORED_CODE:
+            left_out.append(f"{drill_id}/{framework}")
+            continue
+        rows.append({"drill_id": drill_id, "framework": framework, "code": code})
+    return rows, left_out
+
+
+def import_drafts(root, data: dict, known_drills: set[str], skipped: list[str]) -> int:
+    """Save the export's answers under data folder `root` where there is none yet (an answer already
+    here is the user's newer work: it is kept, and the imported one skipped with that reason).
+    Returns how many were written."""
+    from cards.progress.drafts import load_draft, save_draft
+
+    rows = data.get("drafts") or []
+    if not isinstance(rows, list):
+        skipped.append("drafts: must be a list")
+        return 0
+    written = 0
+    for index, row in enumerate(rows):
+        try:
+            if not isinstance(row, dict):
+                raise BadRow(f"must be an object, got {type(row).__name__}")
+            drill_id = _drill_id(row, known_drills)
+            framework = _choice(row, "framework", ("numpy", "torch"))
+            code = row.get("code")
+            if not isinstance(code, str):
+                raise BadRow("field 'code' must be a string")
+            if len(code) > MAX_STORED_CODE:
+                raise BadRow(f"the answer has {len(code):,} characters; at most {MAX_STORED_CODE:,} are imported")
+            try:
+                here = load_draft(drill_id, framework, root)
+            except OSError as exc:
+                raise BadRow(f"the saved answer here cannot be read ({exc}); it was left alone") from None
+            if here == code:
+                continue
+            if here is not None:
+                raise BadRow(f"{drill_id} ({framework}) already has a different saved answer here; kept it")
+            save_draft(drill_id, framework, code, root)
+            written += 1
+        except BadRow as exc:
+            skipped.append(f"drafts[{index}]: {exc}")
+    return written

@@ -31,7 +31,7 @@ from typing import Any, Iterator
 from cards.progress import json_io
 from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
 
-__all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock",
+__all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock", "ImportResult",
            "SCHEMA_VERSION", "utc_iso", "parse_iso"]
 
 DB_NAME = "progress.sqlite3"
@@ -368,6 +368,7 @@ class ProgressStore:
         """Append one drill attempt (committed at once); returns its id."""
         if source not in ("app", "cli"):
             raise ValueError(f"attempt source must be 'app' or 'cli', got {source!r}")
+        code = json_io.cap_code(code)  # the check saw all of it; the history keeps the first 100k
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO drill_attempt (uid, drill_id, framework, started_at, finished_at, "
@@ -443,29 +444,51 @@ class ProgressStore:
 
     # -- export / import ---------------------------------------------------------------------
 
-    def export_json(self) -> dict:
-        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress.json_io`)."""
+    def export_json(self, drafts: bool = True) -> dict:
+        """Everything in the store as versioned, JSON-serialisable data (see `cards.progress.json_io`),
+        with the saved answers of the data folder it lives in (`drafts`, and `drafts_left_out`: those
+        too large to carry) unless `drafts` is False."""
         with self._lock:
             self._db.execute("BEGIN")  # one consistent snapshot
             try:
-                return json_io.export_data(self._db)
+                data = json_io.export_data(self._db)
             finally:
                 self._db.execute("COMMIT")
+        if drafts:
+            data["drafts"], data["drafts_left_out"] = json_io.export_drafts(self.path.parent)
+        return data
 
-    def import_json(self, data: Any, *, source_name: str = "import") -> dict[str, int]:
-        """Merge an `export_json` document into this store, all or nothing; idempotent.
+    def import_json(self, data: Any, *, source_name: str = "import", drafts: bool = True,
+                    known_drills: set[str] | None = None) -> "ImportResult":
+        """Merge an `export_json` document into this store; idempotent.
 
-        Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing.
-        Returns how many rows of each kind were added or updated. Raises ValueError naming the
-        file and field on a malformed document; then nothing is written.
+        A document that is not an export (or is newer) raises ValueError naming the file and field,
+        and nothing is written. Otherwise every row is checked field by field: bad rows are skipped
+        (`ImportResult.skipped` says which and why) and the rest imported in one transaction.
+        Reviews, attempts and mocks are matched by their ids, so importing twice adds nothing. Saved
+        answers go into this store's data folder where it has none for that drill yet.
         """
         json_io.validate_envelope(data, source_name)
+        if known_drills is None:
+            from drills import load_drills
+
+            known_drills = {d.id for d in load_drills()}
         try:
             with self._write() as db:
-                return json_io.import_data(db, data)
-        except (KeyError, TypeError, ValueError, sqlite3.IntegrityError) as exc:
-            raise ValueError(f"{source_name}: malformed progress data ({type(exc).__name__}: {exc}); "
-                             f"nothing was imported") from exc
+                added, skipped = json_io.import_data(db, data, known_drills)
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"{source_name}: malformed progress data ({exc}); nothing was imported") from exc
+        if drafts:
+            added["drafts"] = json_io.import_drafts(self.path.parent, data, known_drills, skipped)
+        return ImportResult(added, skipped)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What `import_json` did: rows added or updated per kind, and each skipped row with its reason."""
+
+    added: dict[str, int]
+    skipped: list[str]
 
 
 def store_path(data_dir: Path | str | None = None) -> Path:

@@ -118,16 +118,26 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
     msg = f"Your code raised {exc_type}{where}{at}: {exc_msg}"
     if "Too many open files" in exc_msg:
         code = _failing_code(detail)
+        if not code.startswith(("import ", "from ")):  # a library that failed inside its own import machinery
+            code = next((c for c in reversed(_code_lines(detail)) if c.startswith(("import ", "from "))), code)
         if code.startswith(("import ", "from ")):
             msg = (f"`{_clip(code, 80)}`{at} imports a module the checker has not loaded. The sandbox "
                    "cannot open files, so an answer may import only what is already loaded: numpy, "
                    "torch (with torch.nn.functional) and the common standard library (math, collections, "
-                   "itertools, functools, typing, dataclasses ...).")
+                   "itertools, functools, typing, dataclasses ...). Other libraries (tensordict, einops, "
+                   "scipy, ...) are not available: write the function with those.")
         else:
             msg += " (the sandbox lets an answer open no files or sockets)"
     elif "can't start new thread" in exc_msg:
         msg += " (as an ordinary user, the sandbox does not let an answer start threads)"
     return SandboxError("exception", msg, line, detail, index, exc_type)
+
+
+def _code_lines(detail: str) -> list[str]:
+    """The source lines of every frame in a detail traceback, outermost first."""
+    lines = detail.splitlines()
+    return [lines[i].strip() for i in range(1, len(lines))
+            if lines[i - 1].lstrip().startswith("File ") and lines[i].startswith("    ")]
 
 
 def _failing_code(detail: str) -> str:

@@ -9,8 +9,11 @@ from checker.specs.base import Check, DrillSpec, Example, Expected
 def spec_for(drill_id: str) -> DrillSpec:
     """The spec of a core drill id (pitfall drills use their base drill's spec)."""
     from checker.specs import actor_loss, gae, policy_loss, total_loss, value_loss
+    from checker.specs import explained_variance, grpo_advantages, loss_aggregation, policy_loss_full
 
     specs = {m.SPEC.drill_id: m.SPEC for m in (gae, policy_loss, value_loss, total_loss, actor_loss)}
+    specs.update({m.SPEC.drill_id: m.SPEC for m in (grpo_advantages, loss_aggregation, policy_loss_full,
+                                                    explained_variance)})
     try:
         return specs[drill_id]
     except KeyError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, Expected, OutputProblem, describe
+from checker.specs.base import Axis, Check, Example, Expected, OutputProblem, describe, relation_compare
 from checker.specs.losses import LossSpec, draw_array, grid
 
 METRICS = ("approx_kl", "clip_fraction", "valid_tokens")
@@ -60,25 +60,59 @@ class ActorLossSpec(LossSpec):
         tr_adv, tr_mask = t([[1.0, -0.5, 0.8], [-1.0, 0.4, 0.3]]), np.array([[True, True, False], [True, True, True]])
         ok = [
             Example({"log_probs_new": seed_new, "log_probs_old": seed_old, "advantages": seed_adv,
-                     "response_mask": seed_mask}, {"clip_range": 0.2}, "edge: seed 003 test case"),
+                     "response_mask": seed_mask}, {"clip_range": 0.2}, "edge: worked case, one padded token"),
             Example({"log_probs_new": np.log([[2.0]]), "log_probs_old": t([[0.0]]), "advantages": t([[1.0]])}, {},
-                    "edge: seed 003, ratio 2 with A = +1 (loss -1.2)"),
+                    "edge: worked case, ratio 2 with A = +1 (loss -1.2)"),
             Example({"log_probs_new": np.log([[0.5]]), "log_probs_old": t([[0.0]]), "advantages": t([[-1.0]])}, {},
-                    "edge: seed 003, ratio 0.5 with A = -1 (loss 0.8)"),
+                    "edge: worked case, ratio 0.5 with A = -1 (loss 0.8)"),
             Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
                      "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
-                    {"reduction": "token_mean"}, "edge: seed 003, token_mean of variable lengths (-5/3)"),
+                    {"reduction": "token_mean"}, "edge: worked case, token_mean of variable lengths (-5/3)"),
             Example({"log_probs_new": t([[0.0, 0.0], [0.0, 0.0]]), "log_probs_old": t([[0.0, 0.0], [0.0, 0.0]]),
                      "advantages": t([[1.0, 1.0], [3.0, 0.0]]), "response_mask": var_mask},
-                    {"reduction": "sequence_mean"}, "edge: seed 003, sequence_mean of variable lengths (-2.0)"),
+                    {"reduction": "sequence_mean"}, "edge: worked case, sequence_mean of variable lengths (-2.0)"),
             Example({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv, "response_mask": tr_mask},
-                    {"clip_range": 0.2}, "edge: seed 003 TorchRL cross-check case"),
+                    {"clip_range": 0.2}, "edge: worked case, the TorchRL cross-check"),
             Example({"log_probs_new": t([[-0.5, -7.0, -9.0]]), "log_probs_old": t([[-1.0, 0.5, 3.0]]),
                      "advantages": t([[1.0, -2.0, 2.0]]), "response_mask": np.array([[True, False, False]])},
                     {"clip_range": 0.2, "reduction": "sequence_mean"}, "edge: far-off values in the padding"),
+            *(Example({"log_probs_new": t([[-1.0, 0.0]]), "log_probs_old": t([[-1.2, -709.0]]),
+                       "advantages": t([[1.0, -3.0]]), "response_mask": np.array([[True, False]])},
+                      {"clip_range": 0.2, "reduction": reduction},
+                      f"edge: a padded ratio whose product with A overflows ({reduction})")
+              for reduction in ("token_mean", "sequence_mean")),
             Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
                      "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
         ]
+        big_old = t([[-1.0, -2.0, -1.5], [-1.0, -0.5, -2.0]])
+        big_new = big_old + np.log(t([[12.0, 20.0, 4.0], [7.0, 1.0, 0.5]]))
+        big_adv = t([[-1.0, -2.0, -0.5], [-1.0, 1.0, 1.0]])
+        for reduction in ("token_mean", "sequence_mean"):
+            ok.append(Example({"log_probs_new": big_new, "log_probs_old": big_old, "advantages": big_adv,
+                               "response_mask": np.array([[True, True, True], [True, True, False]])},
+                              {"clip_range": 0.2, "reduction": reduction}, f"edge: huge ratios with A < 0 ({reduction})"))
+            ok.append(Example({"log_probs_new": t([[-0.5, 1.0]]) + np.log(t([[16.0, 30.0]])),
+                               "log_probs_old": t([[-0.5, 1.0]]), "advantages": t([[-0.5, -1.5]])},
+                              {"clip_range": 0.1, "reduction": reduction},
+                              f"edge: huge ratios with A < 0, no mask ({reduction})"))
+        ok += self.defaults_pair({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv,
+                                  "response_mask": tr_mask}, "default clip_range and reduction")
+        for role, mask in (("none", None), ("all-true", np.ones((2, 3), dtype=bool))):
+            arrays = {"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv}
+            if mask is not None:
+                arrays["response_mask"] = mask
+            ok.append(Example(arrays, {"clip_range": 0.2, "reduction": "sequence_mean"},
+                              f"edge: response_mask {'left out' if mask is None else 'all True'}",
+                              relation=("mask-none", role)))
+        pad_mask = np.array([[True, True, False], [True, False, False]])
+        for role, fill in (("as-given", 0.0), ("changed", 1.0)):
+            arrays = {"log_probs_new": np.where(pad_mask, tr_new, tr_new - 2.0 * fill),
+                      "log_probs_old": np.where(pad_mask, tr_old, tr_old + 1.5 * fill),
+                      "advantages": np.where(pad_mask, tr_adv, tr_adv + 3.0 * fill), "response_mask": pad_mask}
+            for reduction in ("token_mean", "sequence_mean"):
+                ok.append(Example(dict(arrays), {"clip_range": 0.2, "reduction": reduction},
+                                  f"edge: padding {'as given' if not fill else 'holding other values'} ({reduction})",
+                                  relation=(f"padding-{reduction}", role)))
         z = lambda *shape: np.zeros(shape)  # noqa: E731
         one = np.ones((1, 1))
         bad = [
@@ -160,9 +194,9 @@ class ActorLossSpec(LossSpec):
         return [
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
-            Check("seed-003-values", "reproduces the lesson's test values",
-                  "On the lesson's own test case ({label}) your {field} is {got}; it must be {expected}.",
-                  applies=lambda ex: ex.label.startswith("edge: seed 003"), fields=("loss", *METRICS)),
+            Check("seed-003-values", "reproduces the worked test values",
+                  "On a worked test case ({label}) your {field} is {got}; it must be {expected}.",
+                  applies=lambda ex: ex.label.startswith("edge: worked case"), fields=("loss", *METRICS)),
             Check("token-mean", "token_mean averages over every valid token of the batch",
                   "With reduction='token_mean' the loss must be the mean over all valid tokens of "
                   "-min(r A, clip(r) A); expected {expected}, got {got}.",
@@ -172,15 +206,29 @@ class ActorLossSpec(LossSpec):
                   "responses are averaged; expected {expected}, got {got}.",
                   applies=lambda ex: ex.invalid is None and _reduction(ex) == "sequence_mean", fields=("loss",)),
             Check("padding-ignored", "padded positions change neither the loss nor the metrics",
-                  "Positions where response_mask is False must not count, whatever they hold; your {field} is "
-                  "{got}, expected {expected}.",
-                  applies=lambda ex: ex.invalid is None and _has_padding(ex), fields=("loss", *METRICS)),
+                  "Positions where response_mask is False must not count, whatever they hold: {detail}.",
+                  relation="padding-token_mean", compare=relation_compare(
+                      "changed", "as-given", "with other values in the padding (token_mean)", "with the padding as given")),
+            Check("padding-ignored-sequence-mean", "padded positions change nothing with sequence_mean either",
+                  "Positions where response_mask is False must not count, whatever they hold: {detail}.",
+                  relation="padding-sequence_mean", compare=relation_compare(
+                      "changed", "as-given", "with other values in the padding (sequence_mean)",
+                      "with the padding as given")),
+            Check("mask-default", "response_mask=None means every token is valid",
+                  "Leaving response_mask out must behave as an all-True mask: {detail}.",
+                  relation="mask-none", compare=relation_compare("none", "all-true", "without a mask",
+                                                                 "with an all-True mask")),
+            Check("defaults", "defaults clip_range = 0.2, reduction = 'token_mean'",
+                  "Called without clip_range and reduction your function must behave as with clip_range=0.2, "
+                  "reduction='token_mean' passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without them",
+                                                                "with the defaults passed")),
             Check("approx-kl", "approx_kl is k3 = mean(ratio - 1 - log ratio) over valid tokens",
                   "metrics['approx_kl'] must be the k3 estimate mean((ratio - 1) - log ratio) over valid tokens "
                   "(never negative); expected {expected}, got {got}.", fields=("approx_kl",)),
             Check("clip-fraction", "clip_fraction counts |ratio - 1| > clip_range over valid tokens",
-                  "metrics['clip_fraction'] is the share of valid tokens with |ratio - 1| > clip_range (seed 003's "
-                  "definition, on both sides of the band); expected {expected}, got {got}.",
+                  "metrics['clip_fraction'] is the share of valid tokens with |ratio - 1| > clip_range (the "
+                  "outside-the-band definition, on both sides of the band); expected {expected}, got {got}.",
                   fields=("clip_fraction",)),
             Check("valid-tokens", "valid_tokens counts the mask's True positions",
                   "metrics['valid_tokens'] must be the number of valid tokens; expected {expected}, got {got}.",
@@ -190,6 +238,34 @@ class ActorLossSpec(LossSpec):
                   fields=("loss", *METRICS)),
             *self.gradient_checks(),
         ]
+
+
+    # ---- diagnosis ------------------------------------------------------------------------------
+    def axes(self, framework: str) -> list[Axis]:
+        """Each reduction mode (loss and its gradient), each metric, and each constant's gradient."""
+        tm = lambda ex: _reduction(ex) == "token_mean"  # noqa: E731
+        sm = lambda ex: _reduction(ex) == "sequence_mean"  # noqa: E731
+        return [
+            Axis("loss-token-mean", "the loss with token_mean", "loss", applies=tm, group="token_mean"),
+            Axis("grad-token-mean", "the gradient w.r.t. log_probs_new with token_mean", "grad:log_probs_new",
+                 applies=tm, group="token_mean"),
+            Axis("loss-sequence-mean", "the loss with sequence_mean", "loss", applies=sm, group="sequence_mean"),
+            Axis("grad-sequence-mean", "the gradient w.r.t. log_probs_new with sequence_mean", "grad:log_probs_new",
+                 applies=sm, group="sequence_mean"),
+            Axis("approx-kl", "metrics['approx_kl']", "approx_kl", group="approx_kl"),
+            Axis("clip-fraction", "metrics['clip_fraction']", "clip_fraction", group="clip_fraction"),
+            Axis("valid-tokens", "metrics['valid_tokens']", "valid_tokens", group="valid_tokens"),
+            Axis("nograd:log_probs_old", "the gradient reaching log_probs_old", "nograd:log_probs_old",
+                 group="nograd:log_probs_old"),
+            Axis("nograd:advantages", "the gradient reaching advantages", "nograd:advantages",
+                 group="nograd:advantages"),
+        ]
+
+    def kinks(self, ex: Example) -> dict:
+        r = np.exp(ex.arrays["log_probs_new"] - ex.arrays["log_probs_old"])
+        e = ex.hyper.get("clip_range", 0.2)
+        return {"log_probs_new": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
+                "advantages": ex.arrays["advantages"] == 0}
 
 
 SPEC = ActorLossSpec()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected, close
+from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, close, relation_compare
 
 
 def _no_dones(ex: Example) -> bool:
@@ -28,6 +28,39 @@ def _returns_are_a_plus_v(ex: Example, got: dict) -> str | None:
     where = f"t = {idx[-1]}" if len(idx) == 1 else f"row {idx[0]}, t = {idx[1]}"
     return (f"at {where} your returns are {got['returns'][idx]:.6g} but your advantages + values[:T] "
             f"give {want[idx]:.6g}")
+
+
+def _recursion_holds(ex: Example, got: dict) -> str | None:
+    """A_t - gamma lam A_{t+1} = delta_t on every step but the last, on the answer's own advantages."""
+    r, v = ex.arrays["rewards"], ex.arrays["values"]
+    gamma, lam = ex.hyper.get("gamma", 0.99), _lam(ex)
+    a = got["advantages"]
+    if r.shape[-1] < 2:
+        return None
+    delta = r + gamma * v[..., 1:] - v[..., :-1]
+    want = delta[..., :-1] + gamma * lam * a[..., 1:]
+    ok = close(a[..., :-1], want)
+    if ok.all():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    where = f"t = {idx[-1]}" if len(idx) == 1 else f"row {idx[0]}, t = {idx[1]}"
+    return (f"at {where} your A_t is {a[..., :-1][idx]:.6g} but delta_t + gamma * lam * (your A_{{t+1}}) is "
+            f"{want[idx]:.6g}")
+
+
+DONE_CUT_K = 1  # the done-cut relation's episode ends at this step
+
+
+def _done_cut_compare(got: dict) -> str | None:
+    if "base" not in got or "changed" not in got or got["base"] is None or got["changed"] is None:
+        return None
+    a, b = got["base"]["advantages"][..., :DONE_CUT_K + 1], got["changed"]["advantages"][..., :DONE_CUT_K + 1]
+    ok = close(a, b)
+    if ok.all():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    return (f"with dones[{DONE_CUT_K}] = 1, changing only the rewards and values after step {DONE_CUT_K} changed your "
+            f"A at t = {idx[-1]} from {a[idx]:.6g} to {b[idx]:.6g}")
 
 
 class GaeSpec(DrillSpec):
@@ -79,8 +112,20 @@ class GaeSpec(DrillSpec):
             ex(r4, v5, [0, 0, 1, 0], "lam = 0 (one-step TD)", gamma=0.9, lam=0.0),
             ex(r4, v5, [0, 0, 0, 0], "lam = 1 (Monte-Carlo)", gamma=0.9, lam=1.0),
             ex(r4, v5, [0, 0, 0, 0], "gamma = lam = 1", gamma=1.0, lam=1.0),
-            ex(r4, v5, [0, 1, 0, 0], "default gamma and lam"),
         ]
+        arrays = {"rewards": np.asarray(r4), "values": np.asarray(v5), "dones": np.asarray([0.0, 1.0, 0.0, 0.0])}
+        if framework == "torch":
+            arrays = {k: v[None] for k, v in arrays.items()}
+        cases += self.defaults_pair(arrays, "default gamma and lam")
+        base = {"rewards": np.asarray(r4), "values": np.asarray(v5), "dones": np.asarray([0.0, 1.0, 0.0, 0.0])}
+        changed = {"rewards": np.asarray([1.0, 2.0, -2.0, 5.0]), "values": np.asarray([0.5, 0.4, 3.0, -1.5, 2.5]),
+                   "dones": base["dones"]}
+        for role, arrays in (("base", base), ("changed", changed)):
+            if framework == "torch":
+                arrays = {k: v[None] for k, v in arrays.items()}
+            cases.append(Example(arrays, {"gamma": 0.9, "lam": 0.8},
+                                 f"edge: done at t = {DONE_CUT_K}, {'then other rewards and values' if role == 'changed' else 'as given'}",
+                                 relation=("done-cut", role)))
         if framework == "torch":
             r = np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 0.0]])
             v = np.array([[0.2, 0.1, 0.0, 1.0], [1.0, 0.5, -0.5, 2.0]])
@@ -138,26 +183,55 @@ class GaeSpec(DrillSpec):
                   "yours differs{at}: expected {expected}, got {got}.",
                   applies=lambda ex: _lam(ex) == 0.0, fields=("advantages",)),
             Check("backward-recursion", "without dones, A_t = delta_t + gamma lam A_{t+1}, scanned from the end",
-                  "Without any done, A_t must equal delta_t + gamma * lam * A_{{t+1}}, computed from the last step "
-                  "backwards (A_T = 0); yours differs{at}: expected {expected}, got {got}.",
-                  applies=_no_dones, fields=("advantages",)),
+                  "Without any done, A_t must equal delta_t + gamma * lam * A_{{t+1}} with your own A_{{t+1}} "
+                  "(so the scan runs from the last step backwards): {detail}.",
+                  applies=_no_dones, custom=_recursion_holds),
             Check("lam-one-monte-carlo", "with lam = 1 and no dones, A_t = discounted return - V(s_t)",
                   "With lam = 1 and no dones, A_t must be the discounted sum of rewards to the end plus "
                   "gamma^(T-t) values[T], minus values[t]; yours differs{at}: expected {expected}, got {got}.",
                   applies=lambda ex: _lam(ex) == 1.0 and _no_dones(ex), fields=("advantages",)),
             Check("done-cuts", "a done at step k cuts both the bootstrap and the recursion",
                   "dones[k] = 1 ends the episode at step k: V(s_{{k+1}}) must not be used there and the advantage "
-                  "must not carry back across k (multiply both by 1 - dones[k]); yours differs{at}: expected "
-                  "{expected}, got {got}.",
-                  applies=lambda ex: bool(ex.arrays["dones"].any()), fields=("advantages",)),
+                  "must not carry back across k (multiply both by 1 - dones[k]), so what comes after k cannot "
+                  "change A_0..A_k: {detail}.",
+                  relation="done-cut", compare=_done_cut_compare),
             Check("defaults", "defaults gamma = 0.99, lam = 0.95",
-                  "Called without gamma and lam, your function must use the defaults gamma = 0.99 and lam = 0.95; "
-                  "yours differs{at}: expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("advantages", "returns")),
+                  "Called without gamma and lam, your function must behave as with gamma = 0.99 and lam = 0.95 "
+                  "passed explicitly: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without gamma and lam",
+                                                                "with gamma=0.99, lam=0.95 passed")),
             Check("matches-reference", "advantages and returns match the reference on random rollouts",
                   "Your {field} differ from the reference GAE{at}: expected {expected}, got {got}.",
                   fields=("advantages", "returns")),
         ]
+
+
+    # ---- diagnosis ------------------------------------------------------------------------------
+    def axes(self, framework: str) -> list[Axis]:
+        """Advantages without any done and with dones (the done mistakes show only there), and the returns
+        measured against the answer's own advantages (so a wrong advantage is not a wrong return too)."""
+        return [
+            Axis("advantages-no-dones", "the advantages on rollouts without dones", "advantages",
+                 applies=_no_dones, group="advantages"),
+            Axis("advantages-dones", "the advantages on rollouts with dones", "advantages",
+                 applies=lambda ex: not _no_dones(ex), group="advantages"),
+            Axis("advantages-standardised", "the advantages up to shift and scale (as if whitened)",
+                 "advantages-standardised", group="advantages"),
+            Axis("returns-minus-advantages", "the returns given your advantages (returns - advantages)",
+                 "returns-minus-advantages", group="returns"),
+        ]
+
+    def derive(self, ex: Example, outputs: dict) -> dict:
+        if "returns" not in outputs or "advantages" not in outputs:
+            return {}
+        a = np.asarray(outputs["advantages"], dtype=np.float64)
+        out = {"returns-minus-advantages": np.asarray(outputs["returns"]) - a}
+        if a.shape[-1] >= 3 and np.isfinite(a).all():
+            # per rollout: whitening (per rollout or over the batch) on top of another slip leaves it visible
+            m, sd = a.mean(axis=-1, keepdims=True), a.std(axis=-1, keepdims=True)
+            if (sd > 1e-6).all():
+                out["advantages-standardised"] = (a - m) / sd
+        return out
 
 
 SPEC = GaeSpec()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -25,6 +25,25 @@ def _beyond(ex: Example) -> bool:
     """Every token sits where the clip matters: A > 0 above the band or A < 0 below it."""
     r, a, e = _ratio(ex), ex.arrays["advantages"], _eps(ex)
     return bool((((a > 0) & (r > 1 + e + 1e-9)) | ((a < 0) & (r < 1 - e - 1e-9))).all())
+
+
+SCALE_U = [1.5, -1.5, 2.0, -2.0, 1.5, -0.5, 0.5]   # ratio = 1 + eps * u in the clip_eps relation
+SCALE_A = [1.0, -1.0, 0.5, -2.0, -1.0, 1.0, 2.0]   # the clip is active on the first four
+SCALE_EPS = (0.1, 0.3)
+
+
+def _band_scales(got: dict) -> str | None:
+    """With ratio = 1 + eps u, the clipped objective is mean(A) + eps * G(u, A): the loss minus its value
+    at ratio 1, divided by eps, must not depend on eps."""
+    if any(got.get(k) is None for k in ("one", "small", "large")):
+        return None
+    base = float(got["one"]["loss"])
+    lo, hi = SCALE_EPS
+    a, b = (float(got["small"]["loss"]) - base) / lo, (float(got["large"]["loss"]) - base) / hi
+    if close(np.asarray(a), np.asarray(b)):
+        return None
+    return (f"with ratio = 1 + clip_eps * u for u = {SCALE_U} and A = {SCALE_A}, (your loss - your loss at "
+            f"ratio 1) / clip_eps is {a:.6g} with clip_eps = {lo} but {b:.6g} with clip_eps = {hi}")
 
 
 class PolicyLossSpec(LossSpec):
@@ -49,11 +68,12 @@ class PolicyLossSpec(LossSpec):
         return draw()
 
     def edge_cases(self, framework: str) -> list[Example]:
-        def ex(ratios, adv, label, old=None, **hyper):
+        def ex(ratios, adv, label, old=None, log_ratio=None, **hyper):
             r = np.asarray(ratios, dtype=np.float64)
             o = np.full_like(r, -1.0) if old is None else np.asarray(old, dtype=np.float64)
             a = np.asarray(adv, dtype=np.float64)
-            new = o + np.log(r)
+            # log-ratios on a 1/16 grid keep new - old exact in float32 even near -1000
+            new = o + (np.log(r) if log_ratio is None else np.asarray(log_ratio, dtype=np.float64))
             if framework == "torch":
                 new, o, a = new[None], o[None], a[None]
             return Example({"new_logp": new, "old_logp": o, "advantages": a}, hyper, f"edge: {label}")
@@ -70,11 +90,24 @@ class PolicyLossSpec(LossSpec):
             ex(rho, adv, "shared notes probe 3.3 (loss 0.6)", clip_eps=0.2),
             ex([1.15, 0.85, 1.25], [1.0, -1.0, 1.0], "clip_eps = 0.1", clip_eps=0.1),
             ex([1.25, 0.75, 1.35], [1.0, -1.0, 1.0], "clip_eps = 0.3", clip_eps=0.3),
-            ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps"),
-            ex([1.1, 0.9, 1.5], [1.0, 1.0, -1.0], "log-probs near -1000 (exp underflows)",
-               old=[-1000.0, -1000.0, -1000.0], clip_eps=0.2),
             ex([1.3], [1.0], "T = 1", clip_eps=0.2),
+            ex([4.0, 8.0, 0.25, 6.0], [-1.0, -0.5, 1.0, 2.0], "ratios far outside the band", clip_eps=0.2),
+            ex([12.0, 20.0, 7.0, 1.0], [-1.0, -2.0, -0.5, 1.0], "huge ratios with A < 0", clip_eps=0.2),
+            ex([2.5, 16.0, 0.5], [-1.5, -1.0, 2.0], "large ratios on both sides", clip_eps=0.1),
+            ex([1.0] * 4, [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
+               log_ratio=[0.0625, -0.375, 0.3125, 0.0], clip_eps=0.2),
         ]
+        for role, eps in (("one", 0.0), ("small", SCALE_EPS[0]), ("large", SCALE_EPS[1])):
+            e = ex([1.0 + eps * u for u in SCALE_U], SCALE_A, "", clip_eps=eps or 0.2)
+            cases.append(Example(e.arrays, dict(e.hyper), f"edge: ratios 1 + {eps} u with clip_eps = {eps or 0.2}",
+                                 relation=("band-scale", role)))
+        base = ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps")
+        cases += self.defaults_pair(base.arrays, "default clip_eps")
+        for role, shift in (("unshifted", 0.0), ("shifted", -1000.0)):
+            e = ex([1.0] * 3, [1.0, 1.0, -1.0], "", log_ratio=[0.125, -0.0625, 0.375], clip_eps=0.2)
+            arrays = {**e.arrays, "new_logp": e.arrays["new_logp"] + shift, "old_logp": e.arrays["old_logp"] + shift}
+            cases.append(Example(arrays, dict(e.hyper), "edge: log-probs near -1000 (exp underflows)" if shift else
+                                 "edge: the same log-probs near -1", relation=("log-shift", role)))
         if framework == "torch":
             cases.append(Example({"new_logp": np.log([[1.5], [0.5], [1.1]]) - 1.0,
                                   "old_logp": np.full((3, 1), -1.0),
@@ -86,6 +119,12 @@ class PolicyLossSpec(LossSpec):
         from checker.reference import policy_loss
 
         return policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
+
+    def kinks(self, ex: Example) -> dict:
+        """The band edges: a ratio exactly 1 +- eps (clamp and min/max pick different subgradients there)."""
+        r, e = _ratio(ex), _eps(ex)
+        return {"new_logp": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
+                "advantages": ex.arrays["advantages"] == 0}  # min(rA, clip(r)A) has a kink in A at A = 0
 
     def grad_hint(self, name: str) -> str:
         return (" On tokens where the clip is active (A > 0 with ratio > 1 + eps, A < 0 with ratio < 1 - eps) it "
@@ -107,15 +146,18 @@ class PolicyLossSpec(LossSpec):
                   "expected {expected}, got {got}.",
                   applies=_beyond, fields=("loss",)),
             Check("clip-eps", "the band follows clip_eps",
-                  "With clip_eps = {eps} the band is [1 - {eps}, 1 + {eps}] around 1; expected {expected}, got {got}.",
-                  applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
-            Check("underflow", "log-probs near -1000 give a finite, right loss",
-                  "With log-probs near -1000, exp(logp) underflows to 0; the ratio must be exp(new_logp - old_logp) "
-                  "in log space. Expected {expected}, got {got}.",
-                  applies=lambda ex: bool((ex.arrays["old_logp"] < -500).any()), fields=("loss",)),
+                  "The band must be [1 - clip_eps, 1 + clip_eps] for every clip_eps, so the clipped part of the "
+                  "objective scales with clip_eps: {detail}.",
+                  relation="band-scale", compare=_band_scales),
+            Check("underflow", "log-probs shifted to near -1000 give the same loss (the ratio is taken in log space)",
+                  "Shifting both log-probs by the same constant leaves every ratio unchanged, yet {detail}: with "
+                  "log-probs near -1000, exp(logp) underflows to 0, so the ratio must be exp(new_logp - old_logp).",
+                  relation="log-shift", compare=relation_compare("shifted", "unshifted", "with log-probs near -1000",
+                                                                 "with the same log-probs near -1")),
             Check("defaults", "default clip_eps = 0.2",
-                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without clip_eps your function must behave as with clip_eps=0.2 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without clip_eps",
+                                                                "with clip_eps=0.2 passed")),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -43,9 +43,10 @@ class TotalLossSpec(LossSpec):
         return draw()
 
     def edge_cases(self, framework: str) -> list[Example]:
-        def ex(label, ratios, adv, v, vold, ret, ent, **hyper):
-            old = np.full(len(ratios), -1.0)
-            arrays = {"new_logp": old + np.log(np.asarray(ratios, dtype=np.float64)), "old_logp": old,
+        def ex(label, ratios, adv, v, vold, ret, ent, base=-1.0, log_ratio=None, **hyper):
+            old = np.full(len(ratios), base)
+            lr = np.log(np.asarray(ratios, dtype=np.float64)) if log_ratio is None else np.asarray(log_ratio, dtype=np.float64)
+            arrays = {"new_logp": old + lr, "old_logp": old,
                       "advantages": adv, "values": v, "old_values": vold, "returns": ret, "entropy": ent}
             arrays = {k: np.asarray(x, dtype=np.float64) for k, x in arrays.items()}
             if framework == "torch":
@@ -64,9 +65,18 @@ class TotalLossSpec(LossSpec):
                [0.0, 0.0, 0.0], [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=1.0, ent_coef=0.5),
             ex("clipped policy and value terms", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, -1.0, 0.5],
                [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
-            ex("default coefficients", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
-               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]),
-        ]
+            ex("huge ratios with A < 0", [12.0, 20.0, 7.0], [-1.0, -2.0, -0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], clip_eps=0.2, vf_coef=0.5, ent_coef=0.01),
+            ex("huge ratios on both sides", [16.0, 0.05, 30.0], [-1.5, 1.0, -0.5], [0.5, 0.25, -0.5],
+               [0.0, 0.5, 0.0], [1.0, 1.0, 1.0], [0.5, 0.5, 0.5], clip_eps=0.1, vf_coef=1.0, ent_coef=0.1),
+            ex("log-probs near -1000", [1.0] * 3, [1.0, 1.0, -1.0], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+               [2.0, -1.0, 0.0], [1.0, 2.0, 0.5], base=-1000.0, log_ratio=[0.125, -0.0625, 0.375], clip_eps=0.2,
+               vf_coef=0.5, ent_coef=0.01),
+            ex("log-probs near -800", [1.0] * 3, [2.0, -1.0, 1.0], [0.5, 0.5, 0.5], [0.0, 1.0, 0.0],
+               [1.0, 0.0, -1.0], [0.5, 1.0, 1.5], base=-800.0, log_ratio=[0.0625, -0.375, 0.3125], clip_eps=0.2,
+               vf_coef=0.5, ent_coef=0.1),
+        ] + self.defaults_pair(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
+                                  [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients")
 
     def reference_loss(self, t: dict, hyper: dict):
         from checker.reference import policy_loss, total_loss, value_loss
@@ -74,6 +84,15 @@ class TotalLossSpec(LossSpec):
         p = policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
         v = value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
         return total_loss(p, v, t["entropy"], hyper["vf_coef"], hyper["ent_coef"])
+
+    def kinks(self, ex: Example) -> dict:
+        from checker.specs.value_loss import value_kinks
+
+        e = ex.hyper.get("clip_eps", 0.2)
+        r = np.exp(ex.arrays["new_logp"] - ex.arrays["old_logp"])
+        return {"new_logp": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
+                "advantages": ex.arrays["advantages"] == 0,
+                "values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], e)}
 
     def grad_hint(self, name: str) -> str:
         if name == "entropy":
@@ -102,9 +121,10 @@ class TotalLossSpec(LossSpec):
                   applies=lambda ex: (ex.hyper.get("vf_coef", 0.5), ex.hyper.get("ent_coef", 0.01)) not in
                   ((0.5, 0.01), (0.0, 0.0)), fields=("loss",)),
             Check("defaults", "defaults clip_eps 0.2, vf_coef 0.5, ent_coef 0.01",
-                  "Called without the hyperparameters your function must use clip_eps = 0.2, vf_coef = 0.5 and "
-                  "ent_coef = 0.01; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without the hyperparameters your function must behave as with clip_eps = 0.2, "
+                  "vf_coef = 0.5 and ent_coef = 0.01 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without them",
+                                                                "with the defaults passed")),
             Check("matches-reference", "the total matches the reference on random batches",
                   "Your total loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -18,6 +18,34 @@ def _moves_inside(ex: Example) -> bool:
 
 def _moves_outside(ex: Example) -> bool:
     return bool((np.abs(ex.arrays["values"] - ex.arrays["old_values"]) > _eps(ex) + 1e-9).all())
+
+
+SCALE_OLD = [0.5, -1.0, 2.0, 0.25]
+SCALE_U = [1.5, -2.0, 0.5, 3.0]    # values = old + eps * u
+SCALE_W = [3.0, -1.0, -2.0, 0.5]   # returns = old + eps * w
+SCALE_EPS = (0.1, 0.5)
+
+
+def _band_scales(got: dict) -> str | None:
+    """With values = old + eps u and returns = old + eps w the clipped squared error scales with eps^2."""
+    if got.get("small") is None or got.get("large") is None:
+        return None
+    lo, hi = SCALE_EPS
+    a, b = float(got["small"]["loss"]) / lo ** 2, float(got["large"]["loss"]) / hi ** 2
+    if close(np.asarray(a), np.asarray(b)):
+        return None
+    return (f"with values = old_values + clip_eps * u and returns = old_values + clip_eps * w (u = {SCALE_U}, "
+            f"w = {SCALE_W}), your loss / clip_eps^2 is {a:.6g} with clip_eps = {lo} but {b:.6g} with clip_eps = {hi}")
+
+
+def value_kinks(v, old, ret, eps) -> np.ndarray:
+    """Where the clipped value loss is not differentiable: a move of exactly eps, or the two squared errors
+    equal (the max may take either branch)."""
+    move = v - old
+    clipped = old + np.clip(move, -eps, eps)
+    edge = np.abs(np.abs(move) - eps) <= 1e-9
+    tie = (np.abs((v - ret) ** 2 - (clipped - ret) ** 2) <= 1e-12) & (np.abs(move) > eps)
+    return edge | tie
 
 
 class ValueLossSpec(LossSpec):
@@ -57,14 +85,22 @@ class ValueLossSpec(LossSpec):
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [0.5, -0.5, 0.25], "moved past the return", clip_eps=0.2),
             ex([2.0, 3.0], [1.0, 1.0], [1.0, 4.0], "V_old far from 0", clip_eps=0.2),
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "clip_eps = 0.5", clip_eps=0.5),
-            ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "default clip_eps"),
             ex([0.5], [0.0], [0.5], "T = 1, V equals R", clip_eps=0.2),
-        ]
+            ex([0.25, -0.25, 1.0], [0.0, 0.0, 0.5], [1.0, 0.5, -1.0], "moves exactly eps (the kink)", clip_eps=0.25),
+        ] + [
+            Example(x.arrays, x.hyper, f"edge: moves of clip_eps * u with clip_eps = {e}", relation=("band-scale", role))
+            for role, e in (("small", SCALE_EPS[0]), ("large", SCALE_EPS[1]))
+            for x in [ex([o + e * u for o, u in zip(SCALE_OLD, SCALE_U)], SCALE_OLD,
+                         [o + e * w for o, w in zip(SCALE_OLD, SCALE_W)], "", clip_eps=e)]
+        ] + self.defaults_pair(ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "").arrays, "default clip_eps")
 
     def reference_loss(self, t: dict, hyper: dict):
         from checker.reference import value_loss
 
         return value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
+
+    def kinks(self, ex: Example) -> dict:
+        return {"values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], _eps(ex))}
 
     def checks(self) -> list[Check]:
         return [
@@ -78,12 +114,13 @@ class ValueLossSpec(LossSpec):
                   "expected {expected}, got {got}.",
                   applies=_moves_outside, fields=("loss",)),
             Check("clip-eps", "the band follows clip_eps",
-                  "With clip_eps = {eps} the prediction may move at most {eps} from old_values; expected {expected}, "
-                  "got {got}.",
-                  applies=lambda ex: ex.hyper.get("clip_eps", 0.2) != 0.2, fields=("loss",)),
+                  "The prediction may move at most clip_eps from old_values for every clip_eps, so the loss scales "
+                  "with clip_eps^2 when every distance does: {detail}.",
+                  relation="band-scale", compare=_band_scales),
             Check("defaults", "default clip_eps = 0.2",
-                  "Called without clip_eps your function must use 0.2; expected {expected}, got {got}.",
-                  applies=lambda ex: not ex.hyper, fields=("loss",)),
+                  "Called without clip_eps your function must behave as with clip_eps=0.2 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without clip_eps",
+                                                                "with clip_eps=0.2 passed")),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),

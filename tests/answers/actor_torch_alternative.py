@@ -28,9 +28,9 @@ def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=N
     adv = advantages.detach()
     obj = torch.maximum(-ratio * adv, -ratio.clamp(1 - clip_range, 1 + clip_range) * adv)
     if reduction == "token_mean":
-        loss = (obj * m).sum() / m.sum()
+        loss = torch.where(response_mask, obj, 0.0).sum() / m.sum()
     else:
-        loss = ((obj * m).sum(1) / m.sum(1)).mean()
+        loss = (torch.where(response_mask, obj, 0.0).sum(1) / m.sum(1)).mean()
     with torch.no_grad():
         lr = log_ratio.detach()
         kl = ((lr.exp() - 1 - lr) * m).sum() / m.sum()

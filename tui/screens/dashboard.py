@@ -107,8 +107,11 @@ class DashboardScreen(Screen):
         from cards.schedule.scheduler import DrillSchedule
 
         known = {d.id for d in session.drills}
-        deck_titles = {c.id: session.deckset.by_deck[c.deck].display_title(session.language)
-                       for c in session.deckset.cards}
+        # one vocabulary for cards and drills: the deck id (short enough for the side panel); a drill
+        # counts under the deck of its first card, else under its own topic
+        card_topics = {c.id: c.deck for c in session.deckset.cards}
+        drill_topics = {d.id: next((card_topics[c] for c in d.cards if c in card_topics), d.topic)
+                        for d in session.drills}
         numbers = Numbers(
             learning=sum(c.learning for c in counts), review=sum(c.review for c in counts),
             new=min(sum(c.unseen for c in counts), scheduler.new_remaining(now)),
@@ -116,7 +119,7 @@ class DashboardScreen(Screen):
             streak=streak(store, today, self._streak_base[1]),
             drills_due=[d for d in DrillSchedule(store, clock=session.clock).due() if d in known],
             statuses=drill_statuses(store, [d.id for d in session.drills]),
-            weak=weakest_topics(store, deck_titles, {d.id: d.topic for d in session.drills}, now))
+            weak=weakest_topics(store, card_topics, drill_topics, now))
         if not worker.is_cancelled:
             self.post_message(self.Gathered(session, numbers))  # thread-safe, never blocks
 
@@ -169,7 +172,7 @@ class DashboardScreen(Screen):
             "",
             "[b]Drills due[/b]",
             ", ".join(n.drills_due) if n.drills_due else "[dim]none yet[/dim]"]))
-        lines = [Text.from_markup("[b]Weakest topics[/b] [dim](missed/tried, 30 days)[/dim]")]
+        lines = [Text.from_markup("[b]Weakest topics[/b]"), Text("deck · missed/tried · 30d", style="dim")]
         for w in n.weak:  # one line each: long deck titles end in an ellipsis rather than wrap
             lines.append(Text.assemble((f"{w.missed}/{w.tried} ", "red"), w.topic,
                                        no_wrap=True, overflow="ellipsis"))

@@ -1,12 +1,14 @@
 """`HelpScreen`: the keys, and what each screen is for, as Markdown kept beside the screen. The
-section of the screen help was opened from comes first."""
+section of the screen help was opened from comes first, then the introduction and the others."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown
+from textual.widgets import Footer, Header
+
+from tui.widgets.markdown_text import MarkdownText
 
 INTRO = """\
 # ppo-drill
@@ -15,7 +17,8 @@ Practise for RL / LLM post-training interviews: **cards** on a spaced-repetition
 timed **coding drills** checked against a reference PPO core, and a checker that **names your
 mistake** and sends the related card back for review. Everything you do is saved as it happens.
 
-Anywhere: **F1** help · **ctrl+p** command palette (open any screen, change the theme) · **ctrl+q** quit.
+Anywhere: **F1** help · **ctrl+p** command palette (open any screen or drill by name, a drill's
+fix-the-bug variant or its cards; change the theme) · **ctrl+q** quit.
 """
 
 SECTIONS = {
@@ -69,6 +72,7 @@ The prompt on the left, your code on the right, the clock counting down from the
 | `ctrl+r` | run the checks (a second run replaces the first) |
 | `ctrl+t` | the next hint (three levels) |
 | `f2` | switch between prompt, hints and results |
+| `f3` | layout: side by side, the editor alone, the prompt alone (for small terminals) |
 | `ctrl+l` | review the card of the named mistake |
 | `ctrl+b` | pause / resume the clock |
 | `ctrl+f` | switch framework (numpy / torch) |
@@ -77,6 +81,7 @@ The prompt on the left, your code on the right, the clock counting down from the
 | `ctrl+g` | show the model answer (asks first if you have not tried) |
 | `escape` | back (your code is saved) |
 
+Enter keeps the indentation of the line above (one level more after a line ending in `:`).
 The results panel shows the verdict, each failed check, the smallest counterexample (inputs,
 expected, got) and the named mistakes with their explanations.
 """,
@@ -84,22 +89,67 @@ expected, got) and the named mistakes with their explanations.
 ## Paste and check
 Paste an answer written anywhere with your terminal's paste (ctrl+shift+v, cmd+v, or the mouse),
 or type a file path above and press enter. The drill is detected from the function name and the
-framework from the imports, or choose them above. The attempt is recorded like any other.
+framework from the imports, or choose them above.
+
+How pastes count: a paste that runs is recorded as an untimed attempt at its drill (it updates the
+drill's status and schedule, but never its best time); a paste that does not run at all (a syntax
+error, no drill function) is not recorded.
 
 | key | does |
 | --- | --- |
 | `ctrl+r` | check |
 | `ctrl+o` | load a file |
+| `ctrl+n` | clear the box (ctrl+z brings it back) |
 | `ctrl+l` | review the card of the named mistake |
+| `escape` | back |
+""",
+    "MockScreen": """\
+## Mock interview
+A timed session like a real interview: two or three coding drills and a set of follow-up questions.
+The start panel sets the length and the seed (the same seed gives the same session); the clock
+starts when you press enter. The top line shows the overall clock and the current item's own
+soft target; nothing is cut off when a clock runs out. Pausing covers the work.
+
+| key | does |
+| --- | --- |
+| `enter` | start (on the start panel) |
+| `+` / `-` | five minutes more / less (start panel) |
+| `r` | a new seed (start panel) |
+| `c` | continue an unfinished mock (start panel) |
+| `ctrl+r` | coding item: run the checks · question: reveal the model answer |
+| `f2` | coding item: move to the prompt (arrows and page keys scroll it) and back to the editor |
+| `f3` | coding item: the editor alone, the prompt alone, side by side |
+| `t` | question: type your answer in the notes box before revealing |
+| `1` `2` `3` | question: grade yourself — knew it, partly, missed |
+| `ctrl+n` | give up on this item / skip to the next |
+| `ctrl+b` | pause / resume |
+| `ctrl+f` | finish now and see the scorecard |
+| `escape` | back (an unfinished mock can be continued later) |
+
+The scorecard shows each item's time and verdict, the mistakes named and the cards they send back.
+""",
+    "StatsScreen": """\
+## Statistics
+Your numbers, in tabs: reviews per day and retention, the cards falling due over the next 30 days,
+drill solve times against each drill's target, mock scores over time, and the pitfall profile (the
+mistakes the checker named most often). `ppo-drill stats` prints the same numbers.
+
+| key | does |
+| --- | --- |
+| `left` / `right` | the next tab (when the tabs have focus) |
+| `enter` | pitfall profile: review the highlighted mistake's card |
+| `r` | refresh |
 | `escape` | back |
 """,
 }
 
 
 def help_markdown(about: str | None = None) -> str:
-    """The whole help, the section for screen class `about` first."""
-    order = sorted(SECTIONS, key=lambda name: name != about)
-    return INTRO + "\n" + "\n".join(SECTIONS[name] for name in order)
+    """The whole help; the section for screen class `about` comes first, above the introduction, so it
+    is what shows without scrolling even at 80x24."""
+    first = [SECTIONS[about]] if about in SECTIONS else []
+    rest = [SECTIONS[name] for name in SECTIONS if name != about]
+    return "\n".join([*first, INTRO, *rest])
 
 
 class HelpScreen(Screen):
@@ -113,6 +163,6 @@ class HelpScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with VerticalScroll(id="help"):
-            yield Markdown(help_markdown(self.about))
+        with VerticalScroll(id="help"):  # Rich-drawn Markdown: Textual's widget takes seconds for this much
+            yield MarkdownText(help_markdown(self.about))
         yield Footer(compact=True)

@@ -47,23 +47,26 @@ class MockScreen(CheckRunner, Screen):
     MockScreen #paused-view { padding: 1 2; }
     """
 
+    # Short labels, back first: the footer must fit 80 columns with every key a running item offers.
     BINDINGS = [
+        Binding("escape", "back", "Back", priority=True),
         Binding("enter", "start", "Start"),
         Binding("plus,equals_sign", "minutes(5)", "+5 min"),
         Binding("minus", "minutes(-5)", "-5 min"),
         Binding("r", "reseed", "New seed"),
         Binding("c", "continue", "Continue unfinished"),
-        Binding("ctrl+r", "run_checks", "Run checks", priority=True),
-        Binding("ctrl+r", "reveal", "Reveal answer", priority=True),
+        Binding("ctrl+r", "run_checks", "Run", priority=True),
+        Binding("ctrl+r", "reveal", "Reveal", priority=True),
         Binding("space", "reveal", "Reveal answer", show=False),
-        Binding("t", "type_answer", "Type an answer"),
+        Binding("t", "type_answer", "Type"),
         Binding("1", "grade('knew')", "Knew it"),
         Binding("2", "grade('partly')", "Partly"),
         Binding("3", "grade('missed')", "Missed"),
+        Binding("f2", "focus_prompt", "Prompt"),
+        Binding("f3", "layout", "Wide"),
         Binding("ctrl+b", "toggle_pause", "Pause", priority=True),
-        Binding("ctrl+n", "next_item", "Give up / skip", priority=True),
+        Binding("ctrl+n", "next_item", "Skip", priority=True),
         Binding("ctrl+f", "finish", "Finish", priority=True),
-        Binding("escape", "back", "Back", priority=True),
     ]
 
     def __init__(self, plan: MockPlan | None = None, *, session: MockSession | None = None,
@@ -117,7 +120,7 @@ class MockScreen(CheckRunner, Screen):
             yield Static("[b]PAUSED[/b]\n\nThe clock is stopped and the pause is recorded on the "
                          "scorecard. Your work is hidden until you resume: [b]ctrl+b[/b].", id="paused-view")
             yield MockScorecard(id="scorecard-view")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._store = getattr(self._app_session, "store", None)
@@ -153,11 +156,12 @@ class MockScreen(CheckRunner, Screen):
             return not self.started
         if action == "continue":
             return not self.started and bool(self._unfinished_ids)
-        if s is None:
-            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish")
+        if s is None:  # the start panel: only its own keys (and back)
+            return action not in ("run_checks", "reveal", "grade", "toggle_pause", "next_item", "finish",
+                                  "type_answer", "focus_prompt", "layout")
         item = None if s.finished else s.current
         running = not s.finished and not s.paused
-        if action == "run_checks":
+        if action in ("run_checks", "focus_prompt", "layout"):
             return running and item is not None and item.kind == "drill"
         if action in ("reveal", "type_answer"):
             return running and item is not None and item.kind == "question" and not self._revealed
@@ -257,6 +261,25 @@ class MockScreen(CheckRunner, Screen):
     def _after_change(self) -> None:
         self._refresh()
         self.refresh_bindings()
+        self.call_after_refresh(self._focus_current)
+
+    def _focus_current(self) -> None:
+        """Keep the keyboard in the view on screen: a dialog closing (give up, finish) hands focus
+        back to whatever had it before, which may be the editor of a drill no longer shown, and keys
+        typed there would land in a hidden answer."""
+        if not self.is_attached or self.app.screen is not self:
+            return
+        body = self.query_one("#mock-body", ContentSwitcher)
+        view = body.get_child_by_id(body.current) if body.current else None
+        focused = self.app.focused
+        if view is None or (focused is not None and (focused is view or view in focused.ancestors)):
+            return
+        if view is self._drill:
+            self._drill.editor.focus()
+        elif view.can_focus:
+            view.focus()
+        else:
+            self.set_focus(None)
 
     # -- items -----------------------------------------------------------------------------
 
@@ -324,6 +347,12 @@ class MockScreen(CheckRunner, Screen):
         s = self.session
         if s is not None:
             self._act(s.resume if s.paused else s.pause)
+
+    def action_focus_prompt(self) -> None:
+        self._drill.focus_prompt()
+
+    def action_layout(self) -> None:
+        self._drill.cycle_layout()
 
     def action_type_answer(self) -> None:
         self.query_one(MockQuestion).notes.focus()

@@ -1,6 +1,10 @@
 """`PasteScreen`: paste an answer (or load a file), and check it. The drill is detected from the
 function the code defines and the framework from its imports, unless chosen; the verdict uses the
-same results panel as the workspace, and the attempt is recorded like any other."""
+same results panel as the workspace.
+
+A paste that runs is recorded as an (untimed) attempt at its drill, like a `ppo-drill check`; a paste
+that does not even run (a syntax error, no drill function) is not an attempt, so a throwaway snippet
+never fails or reschedules a drill. The screen says so above the editor."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,10 +14,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Select, TextArea
+from textual.widgets import Footer, Header, Input, Select, Static, TextArea
 
 from tui.checking import CheckRunner
+from tui.widgets.code_editor import CodeEditor
 from tui.widgets.results import ResultsPanel
+
+#: What the line above the editor says about how pastes count.
+COUNTING = ("A paste that runs counts as an untimed attempt at its drill; one that does not run "
+            "(syntax error, no drill function) is not counted.")
+#: Errors that mean the code never ran: such a paste is not an attempt.
+NOT_RUN = ("syntax", "missing-function")
 
 
 class PasteScreen(CheckRunner, Screen):
@@ -23,6 +34,7 @@ class PasteScreen(CheckRunner, Screen):
         Binding("ctrl+r", "run_checks", "Check", priority=True),
         Binding("ctrl+o", "focus_path", "Load file"),
         Binding("ctrl+l", "card", "Review card"),
+        Binding("ctrl+n", "clear", "Clear", priority=True),
         Binding("ctrl+e", "focus_editor", "Editor", show=False),
         Binding("escape", "app.pop_screen", "Back", priority=True),
     ]
@@ -36,15 +48,16 @@ class PasteScreen(CheckRunner, Screen):
             yield Select([("numpy", "numpy"), ("torch", "torch")], prompt="framework: detect",
                          id="paste-framework", compact=True)
             yield Input(placeholder="or a file path, then enter", id="paste-path", compact=True)
+        yield Static(COUNTING, id="paste-counting")
         with Horizontal(id="paste-main"):
-            yield TextArea.code_editor("", language="python", id="paste-editor", soft_wrap=False)
+            yield CodeEditor.code_editor("", language="python", id="paste-editor", soft_wrap=False)
             with Vertical(id="paste-side"):
                 yield ResultsPanel(card_key="ctrl+l", id="paste-results")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         editor = self.query_one("#paste-editor", TextArea)
-        editor.border_title = "Paste here with your terminal's paste, then ctrl+r"
+        editor.border_title = "Paste, then ctrl+r"
         editor.focus()
 
     def _choice(self, selector: str) -> str | None:
@@ -83,11 +96,22 @@ class PasteScreen(CheckRunner, Screen):
         self.start_check(code, self._choice("#paste-drill"), self._choice("#paste-framework"),
                          {"code": code, "started_at": self.app.session.now()})
 
+    def action_clear(self) -> None:
+        editor = self.query_one("#paste-editor", TextArea)
+        if editor.text:
+            editor.clear()  # an edit like any other: ctrl+z brings it back
+            self.notify("Cleared (ctrl+z brings it back).")
+        editor.focus()
+
     def check_done(self, report, context) -> None:
-        self.query_one(ResultsPanel).show_report(report)
+        panel = self.query_one(ResultsPanel)
+        panel.show_report(report)
         session = self.app.session
         drill = next((d for d in session.drills if d.id == report.drill), None)
         if drill is None or session.store is None:
+            return
+        if report.error and report.error.get("kind") in NOT_RUN:
+            self.notify("Not counted as an attempt: the code did not run.", timeout=6)
             return
         try:
             session.record_check(report, drill, report.framework, started_at=context["started_at"],
@@ -96,6 +120,10 @@ class PasteScreen(CheckRunner, Screen):
             self.notify(f"The attempt was not recorded: {exc}", severity="error")
 
     def check_failed(self, title: str, message: str, context) -> None:
+        if "--drill" in message:  # the checker's CLI wording; here the drill is chosen in the list above
+            message = message.replace("pass --drill ID", "choose the drill in the list above")
+            message = message.replace("--drill ID", "the drill in the list above")
+            self.query_one("#paste-drill", Select).focus()
         self.query_one(ResultsPanel).show_message(title, message)
 
     def action_card(self) -> None:

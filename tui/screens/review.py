@@ -125,7 +125,11 @@ class ReviewScreen(Screen):
         if self.card_ids is not None:
             left = f"{len(self.card_ids)} to review"
         else:
-            left = f"{len(self.scheduler.queue())} due"
+            # the dashboard's words: cards due now (learning and review) and new cards for today
+            queue = self.scheduler.queue()
+            seen = self.scheduler.store.card_states()
+            due = sum(1 for card in queue if card.id in seen)
+            left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
         text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
         self.query_one("#review-meta", Static).update(
@@ -136,7 +140,8 @@ class ReviewScreen(Screen):
             return
         self.revealed = True
         now = self.scheduler.now()
-        self.query_one(RatingBar).show_preview(self.scheduler.preview(self.card.id, now), now)
+        self.query_one(RatingBar).show_preview(self.scheduler.preview(self.card.id, now), now,
+                                              fuzz=self.app.session.fuzz)
         self._show(back=True)
         self.query_one("#review-card").scroll_home(animate=False)
 

@@ -19,11 +19,25 @@ from textual.message import Message
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from rich.text import Text
 from textual_plotext import PlotextPlot
 
 
 def _minutes(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds / 60:.1f} min"
+
+
+#: Line colours of the drill-times plot, named as both plotext and Rich know them: the table below the
+#: plot shows each drill's name in its line's colour (a legend inside the plot would cover the data).
+LINE_COLORS = ("red", "green", "blue", "yellow", "magenta", "cyan")
+
+
+def count_ticks(plt, highest: int | float) -> None:
+    """Whole-number y ticks for a plot of counts (plotext would label 8.3 reviews)."""
+    top = max(1, int(highest))
+    step = max(1, -(-top // 4))
+    plt.yticks(list(range(0, top + step, step)))
+    plt.ylim(0, top + step if top % step else top)
 
 
 class StatsScreen(Screen):
@@ -140,6 +154,7 @@ class StatsScreen(Screen):
         plt.title("Reviews per day (yours and the checker's Again)")
         plt.stacked_bar(labels, [[d["user"] for d in days], [d["checker"] for d in days]],
                         labels=["you", "checker"])
+        count_ticks(plt, max([d["user"] + d["checker"] for d in days] or [0]))
         plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
         plot.refresh()
         plot = self.query_one("#plot-retention", PlotextPlot)
@@ -163,6 +178,7 @@ class StatsScreen(Screen):
         plt.title("Cards falling due, next 30 days (overdue count today)")
         labels = [f["day"][5:] for f in forecast]
         plt.bar(labels, [f["due"] for f in forecast])
+        count_ticks(plt, max([f["due"] for f in forecast] or [0]))
         plt.xticks(list(range(1, len(labels) + 1, 7)), labels[::7])
         plot.refresh()
 
@@ -170,14 +186,22 @@ class StatsScreen(Screen):
         plot = self.query_one("#plot-drills", PlotextPlot)
         plt = plot.plt
         plt.clear_data()
-        plt.title("Solve time / target per attempt (1 = on target)")
+        plt.title("Solve time / target per attempt (1 = on target; colours as in the table)")
         longest = 1
+        colors: dict[str, str] = {}
         for t in times:
             if t["target_s"]:
                 ys = [a["elapsed_s"] / t["target_s"] for a in t["attempts"]]
                 longest = max(longest, len(ys))
-                plt.plot(list(range(1, len(ys) + 1)), ys, label=t["drill"], marker="dot")
+                colors[t["drill"]] = LINE_COLORS[len(colors) % len(LINE_COLORS)]
+                plt.plot(list(range(1, len(ys) + 1)), ys, marker="dot", color=colors[t["drill"]])
         plt.hline(1.0)
+        highest = max([a["elapsed_s"] / t["target_s"] for t in times if t["target_s"] for a in t["attempts"]]
+                      or [1.0])
+        step = 0.5 if highest <= 4 else float(-(-int(highest) // 4))
+        top = step * (int(max(highest, 1.0) / step) + 1)
+        plt.yticks([round(step * i, 2) for i in range(int(top / step) + 1)])  # 1 (on target) is a tick
+        plt.ylim(0, top)
         plt.xlim(1, max(2, longest))
         plt.xticks(list(range(1, max(2, longest) + 1)))
         plot.refresh()
@@ -187,7 +211,8 @@ class StatsScreen(Screen):
         for t in times:
             last = t["attempts"][-1]["elapsed_s"] if t["attempts"] else None
             within = sum(1 for a in t["attempts"] if a["within_target"])
-            table.add_row(t["drill"], _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
+            name = Text(t["drill"], style=colors.get(t["drill"], ""))
+            table.add_row(name, _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
                           f"{t['passes']}/{len(t['attempts'])}", str(within), key=t["drill"])
 
     def _mocks(self, mocks: list[dict]) -> None:

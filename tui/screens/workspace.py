@@ -24,6 +24,7 @@ from tui.checking import CheckRunner
 from tui.screens.code_view import CodeScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.summary import format_seconds
+from tui.widgets.code_editor import CodeEditor
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.results import ResultsPanel
@@ -34,18 +35,20 @@ SAVE_DELAY_S = 0.4
 class WorkspaceScreen(CheckRunner, Screen):
     """One drill in one framework at a time; `editor` holds the answer, `results` the last verdict."""
 
+    # Footer order is what fits at 80 columns first: back, run, hint, the two view keys, then the rest
+    # (every key is in the help, f1).
     BINDINGS = [
+        Binding("escape", "back", "Back", priority=True, tooltip="Back (your code is saved)"),
         Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="Run the checks"),
         Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
-        Binding("f2", "next_tab", "Tabs", show=False, tooltip="Prompt, hints, results"),
+        Binding("f2", "next_tab", "Tabs", tooltip="Prompt, hints, results"),
         Binding("f3", "layout", "Wide", tooltip="Side by side, editor alone, prompt alone"),
         Binding("ctrl+l", "card", "Card", tooltip="Review the named mistake's card"),
         Binding("ctrl+b", "pause", "Pause", tooltip="Pause or resume the clock"),
+        Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
+        Binding("ctrl+n", "reset", "Reset", tooltip="Back to the starter (asks first)"),
         Binding("ctrl+f", "framework", "Fw", tooltip="Switch framework"),
         Binding("ctrl+o", "editor", "Edit", tooltip="Open the answer in $EDITOR"),
-        Binding("ctrl+n", "reset", "Reset", tooltip="Back to the starter (asks first)"),
-        Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
-        Binding("escape", "back", "Back", show=False, priority=True),
     ]
 
     def __init__(self, drill, framework: str | None = None) -> None:
@@ -80,7 +83,7 @@ class WorkspaceScreen(CheckRunner, Screen):
                         yield MarkdownText(self._hints_text(), id="ws-hints")
                 with TabPane("Results", id="tab-results"):
                     yield ResultsPanel(card_key="ctrl+l", id="ws-results")
-            self._editor = TextArea.code_editor("", language="python", id="ws-editor", soft_wrap=False)
+            self._editor = CodeEditor.code_editor("", language="python", id="ws-editor", soft_wrap=False)
             yield self._editor
         yield Footer(compact=True, show_command_palette=False)
 

@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 
 def mmss(seconds: float) -> str:
-    """Whole seconds as m:ss (negative reads as 0:00)."""
-    seconds = max(0, int(seconds))
+    """Seconds rounded to whole ones as m:ss (negative reads as 0:00): rounded as the scorecard
+    rounds, so the bar and the scorecard never differ by a second."""
+    seconds = max(0, int(round(seconds)))
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 

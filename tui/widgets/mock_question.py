@@ -2,7 +2,8 @@
 in (optional: answering aloud is the interview's way), and the card's answer, hidden until revealed.
 
 Once revealed the typed answer is frozen (read-only), so a self-grade is always against what was
-answered before seeing the card; the grading itself is the screen's and the session's."""
+answered before seeing the card, and the view scrolls to the revealed answer; the grading itself is the
+screen's and the session's."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
@@ -47,5 +48,9 @@ class MockQuestion(VerticalScroll):
         """Show the card's answer and freeze the typed one; focus moves here so 1 / 2 / 3 grade
         instead of typing."""
         self.notes.read_only = True
-        self.query_one("#question-answer", Markdown).add_class("-shown")
+        answer = self.query_one("#question-answer", Markdown)
+        answer.add_class("-shown")
         self.focus()
+        # the answer lies below the question and the typed answer: bring it into view (at 80x24 it
+        # would otherwise start off screen with nothing saying so)
+        self.call_after_refresh(self.scroll_to_widget, answer, animate=False, top=True)

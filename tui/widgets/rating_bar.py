@@ -1,5 +1,5 @@
 """`RatingBar`: the four answer buttons of a card review, each with the interval it would give
-(Anki style: "Good · 3d")."""
+(Anki style: "Good · 3d"; with fuzzing on, the range the review can land in: "Easy · 6-11d")."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button
 
-from cards.schedule.intervals import RATING_NAMES, format_interval
+from cards.schedule.intervals import RATING_NAMES, format_preview
 
 _VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
 
@@ -33,11 +33,12 @@ class RatingBar(Horizontal):
             yield Button(f"{rating} {name}", id=f"rate-{rating}", variant=_VARIANTS[rating],
                          compact=False)
 
-    def show_preview(self, preview: dict[int, datetime], now: datetime) -> None:
-        """Label each button with the interval its rating would give from `now`."""
+    def show_preview(self, preview: dict[int, datetime], now: datetime, fuzz: bool = True) -> None:
+        """Label each button with the interval its rating would give from `now` (unfuzzed `preview`;
+        with `fuzz`, the range fuzzing can move it to)."""
         for rating, name in RATING_NAMES.items():
             self.query_one(f"#rate-{rating}", Button).label = (
-                f"{rating} {name} · {format_interval(preview[rating] - now)}")
+                f"{rating} {name} · {format_preview(preview[rating] - now, fuzz)}")
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -1,0 +1,25 @@
+"""PPO clipped value loss in PyTorch."""
+import torch
+
+
+def ppo_value_loss(values, old_values, returns, clip_eps=0.2):
+    """0.5 * mean(max((V - R)^2, (V_clip - R)^2)), V_clip = V_old + clip(V - V_old, -eps, eps).
+
+    values, old_values, returns: float tensors [B, T]. Returns a 0-d tensor. Only values may receive
+    gradient: the rollout's values and the returns are fixed targets for this update.
+    """
+    old_values = old_values.detach()
+    returns = returns.detach()
+
+    loss_unclipped = (values - returns) ** 2
+    # Limit how far the prediction may move away from the rollout-time prediction in one update.
+    lo = torch.minimum(old_values * (1 - clip_eps), old_values * (1 + clip_eps))
+    hi = torch.maximum(old_values * (1 - clip_eps), old_values * (1 + clip_eps))
+    values_clipped = torch.minimum(torch.maximum(values, lo), hi)
+    loss_clipped = (values_clipped - returns) ** 2
+    # Keep the larger error: clipping may only make the loss more conservative, never smaller.
+    per_sample = torch.max(loss_unclipped, loss_clipped)
+
+    # The 1/2 makes the gradient (V - R), the usual regression convention.
+    value_loss = 0.5 * per_sample.mean()
+    return value_loss

@@ -1,0 +1,14 @@
+# expect: grpo-padding-not-zeroed
+# framework: torch
+# style: expand over T, mask forgotten
+import torch
+
+
+def compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by_std=True):
+    if group_size < 1 or scores.shape[0] % group_size:
+        raise ValueError("bad group_size")
+    g = scores.view(-1, group_size)
+    a = g - g.mean(1, keepdim=True)
+    if norm_by_std and group_size > 1:
+        a = a / (g.std(1, keepdim=True) + eps)
+    return a.reshape(-1, 1).repeat(1, response_mask.size(1))

@@ -1,0 +1,27 @@
+# expect: policy-clip-bounds-swapped
+# framework: torch
+# style: clamp with the two widths on the wrong sides
+import torch
+
+
+def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, clip_high=0.2,
+                        dual_clip=None, loss_agg_mode="token-mean"):
+    if loss_agg_mode not in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"):
+        raise ValueError(loss_agg_mode)
+    if dual_clip is not None and dual_clip <= 1:
+        raise ValueError("dual_clip")
+    m = response_mask
+    lr = torch.where(m, log_prob - old_log_prob.detach(), torch.zeros_like(log_prob))
+    a = torch.where(m, advantages.detach(), torch.zeros_like(log_prob))
+    r = lr.exp()
+    lower, upper = 1.0 - clip_high, 1.0 + clip_low
+    s1, s2 = r * a, torch.clamp(r, lower, upper) * a
+    obj = torch.minimum(s1, s2)
+    if dual_clip is not None:
+        obj = torch.where(a < 0, torch.maximum(obj, dual_clip * a), obj)
+    rs, n = (-obj).sum(-1), m.sum(-1)
+    loss = {"token-mean": rs.sum() / n.sum(), "seq-mean-token-mean": (rs / n).mean(),
+            "seq-mean-token-sum": rs.mean(), "seq-mean-token-sum-norm": (rs / m.shape[-1]).mean()}[loss_agg_mode]
+    with torch.no_grad():
+        return loss, {"clip_frac": (s2 < s1)[m].double().mean().item(), "approx_kl": (r - 1 - lr)[m].mean().item(),
+                      "ratio_min": r[m].min().item(), "ratio_max": r[m].max().item()}

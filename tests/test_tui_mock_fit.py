@@ -1,0 +1,151 @@
+"""The mock screen at 80x24 and 100x30: the footer keeps back and finish, the coding prompt scrolls and
+is reached by keyboard (f2), f3 widens, a revealed answer is scrolled into view, the scorecard wraps
+under its own indent and the clock bar's time used matches the scorecard's."""
+from __future__ import annotations
+
+import pytest
+
+from cards.plan.mock import plan_mock
+from drills import get_drill
+from tui.app import PpoDrillApp
+from tui.screens.mock import MockScreen
+from tui.testing import FixedClock, ScriptedChecker
+from tui.widgets.mock_scorecard import hanging_lines
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (100, 30)]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+async def started_mock(pilot, clock, seed: int = 11):
+    app = pilot.app
+    for _ in range(500):
+        if app.session is not None:
+            break
+        await pilot.pause(0.01)
+    screen = MockScreen(plan_mock(seed, 45))
+    await app.push_screen(screen)
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    assert screen.session.current.kind == "drill"
+    return screen
+
+
+def footer_keys(screen, width: int) -> set[str]:
+    footer = screen.query_one("Footer")
+    return {w.key_display for w in footer.query("FooterKey") if w.region.right <= width}
+
+
+async def wait_footer(pilot, screen):
+    for _ in range(100):
+        if screen.query_one("Footer").query("FooterKey"):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_footer_prompt_scroll_and_wide_layout(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        await wait_footer(pilot, screen)
+        assert {"esc", "^r", "^f", "f2"} <= footer_keys(screen, size[0])
+        drill_view = screen._drill
+        scroll = drill_view.prompt_scroll
+        assert scroll.virtual_size.height > scroll.size.height  # the prompt is longer than its pane
+        assert app.focused is drill_view.editor
+        await pilot.press("f2")
+        assert app.focused is scroll
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > 0
+        await pilot.press("f2")
+        assert app.focused is drill_view.editor
+        await pilot.press("f3")  # the editor alone
+        await pilot.pause()
+        assert not screen.query_one("#drill-side").display and app.focused is drill_view.editor
+        await pilot.press("f3")  # the prompt alone, as wide as the screen
+        await pilot.pause()
+        assert not drill_view.editor.display and app.focused is scroll
+        assert scroll.size.width >= size[0] - 4
+        await pilot.press("f3")
+        await pilot.pause()
+        assert drill_view.editor.display and screen.query_one("#drill-side").display
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_revealed_answer_is_scrolled_into_view(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        s = screen.session
+        item = s.current
+        screen._drill.editor.load_text(get_drill(item.ref).solution(item.framework))
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert s.current.kind == "question"
+        await pilot.press("t", *"the min keeps it pessimistic", "enter", *"and clipped")
+        await pilot.press("ctrl+r")
+        for _ in range(5):
+            await pilot.pause()
+        question = screen.query_one("#question-view")
+        answer = screen.query_one("#question-answer")
+        assert answer.display
+        top, bottom = question.region.y, question.region.bottom
+        assert top <= answer.region.y < bottom  # the answer's start is on screen
+        await wait_footer(pilot, screen)
+        assert {"esc", "1", "2", "3", "^f"} <= footer_keys(screen, size[0])
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_scorecard_wraps_under_its_indent_and_agrees_with_the_clock_bar(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        clock.advance(seconds=49.6)  # rounds to 0:50, truncates to 0:49
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        s = screen.session
+        assert s.finished
+        bar = str(screen.query_one("#mock-clock").render())
+        text = screen.query_one("#scorecard-view").text
+        used = next(line for line in text.splitlines() if "time used" in line).split("time used ")[1].split()[0]
+        assert f"{used} of 45:00 used" in bar, (bar, used)
+        width = screen.query_one("#scorecard").content_region.width
+        for line in hanging_lines(text, width):
+            assert len(line) <= width
+        mistake = "      mistake: " + "a very long mistake title that has to wrap " * 3
+        wrapped = hanging_lines(mistake, 40)
+        assert len(wrapped) > 1 and all(line.startswith(" " * 15) for line in wrapped[1:])
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_keys_after_giving_up_go_to_the_question_not_the_hidden_editor(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        editor = screen._drill.editor
+        before = editor.text
+        await pilot.press("ctrl+n", "y")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen.session.current.kind == "question"
+        await pilot.press("t", *"abc")
+        notes = screen.query_one("#question-notes")
+        assert notes.text == "abc" and editor.text == before

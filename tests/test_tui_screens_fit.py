@@ -1,0 +1,250 @@
+"""Screens at 80x24 and 100x30 as a candidate reads them: the workspace footer shows back and the
+tab key, the review header agrees with the dashboard and stays on one line, rating buttons show the
+fuzzed range, the help has sections for mock, stats and f3, the editor auto-indents, the dashboard's
+weakest topics use one vocabulary, and the command palette opens drills and cards by name."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tui.app import PpoDrillApp
+from tui.screens.help import HelpScreen, help_markdown
+from tui.screens.workspace import WorkspaceScreen
+from tui.testing import FixedClock, ScriptedChecker
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (100, 30)]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app(fuzz: bool = False):
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=fuzz)
+    app.animation_level = "none"
+    return app
+
+
+async def ready(pilot):
+    for _ in range(500):
+        if pilot.app.session is not None:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def screen_text(app) -> str:
+    """What the terminal shows, as plain text, one string."""
+    svg = app.export_screenshot()
+    return re.sub(r"<[^>]+>", "", svg).replace("&#160;", " ").replace("&gt;", ">").replace("&lt;", "<")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_workspace_footer_shows_back_and_the_tab_key(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("gae")))
+        await pilot.pause()
+        footer = app.screen.query_one("Footer")
+        for _ in range(100):  # the footer recomposes its keys a refresh after the screen is shown
+            if footer.query("FooterKey"):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        keys = [(w.key_display, w.region.right) for w in footer.query("FooterKey")]
+        shown = {k for k, right in keys if right <= size[0]}
+        assert {"esc", "^r", "^t", "f2", "f3"} <= shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_editor_auto_indents_after_enter(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("gae")))
+        await pilot.pause()
+        editor = app.screen.editor
+        editor.load_text("")
+        editor.focus()
+        await pilot.press(*"def f(x):", "enter", *"if x:", "enter", *"return 1", "enter", *"y = 2")
+        assert editor.text == "def f(x):\n    if x:\n        return 1\n        y = 2"
+        editor.load_text("    total = 0  # no colon here\n")
+        editor.move_cursor((0, len(editor.document[0])))
+        await pilot.press("enter")
+        assert editor.document[1] == "    "
+        editor.load_text("for t in range(3):  # a comment after the colon\n")
+        editor.move_cursor((0, len(editor.document[0])))
+        await pilot.press("enter")
+        assert editor.document[1] == "    "
+        paste_area = editor
+        paste_area.load_text("")
+        await pilot.pause()
+        # a terminal paste arrives as one Paste event and is inserted exactly as copied
+        from textual import events
+
+        code = "def g():\n    return 2\n"
+        paste_area.post_message(events.Paste(code))
+        await pilot.pause()
+        assert paste_area.text.startswith(code) and "        return" not in paste_area.text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_review_header_counts_like_the_dashboard_and_stays_one_line(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        dash = screen_text(app)
+        assert re.search(r"Due now\s+0", dash) and re.search(r"New today\s+20", dash)
+        await pilot.press("r")
+        meta = app.screen.query_one("#review-meta")
+        assert "0 due · 20 new" in str(meta.render())
+        app.screen._last = "pitfall-a-very-long-card-identifier-indeed: Good, due in 10m " * 3
+        app.screen._meta()
+        await pilot.pause()
+        assert meta.region.height == 1
+        assert app.screen.query_one("#review-card").region.y == meta.region.bottom
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_rating_buttons_show_the_fuzzed_range_when_fuzz_is_on(size):
+    app = make_app(fuzz=True)
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("r", "space")
+        labels = [str(b.label) for b in app.screen.query("RatingBar Button")]
+        assert labels[:3] == ["1 Again · 1m", "2 Hard · 6m", "3 Good · 10m"]
+        assert re.fullmatch(r"4 Easy · \d+-\d+d", labels[3]), labels[3]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_help_has_sections_for_mock_stats_and_the_f3_key(size):
+    text = help_markdown()
+    for heading in ("## Mock interview", "## Statistics", "## Drill workspace", "## Paste and check"):
+        assert heading in text
+    assert "`f3`" in text and "How pastes count" in text
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = screen_text(app)
+        assert "Statistics" in shown and "refresh" in shown  # its section, without scrolling
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_weakest_topics_use_deck_ids_for_cards_and_drills(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        store = app.session.store
+        now = app.session.now()
+        store.record_attempt("gae", framework="numpy", started_at=now, passed=False)
+        store.record_attempt("value_loss", framework="numpy", started_at=now, passed=False)
+        app.screen.refresh_numbers()
+        await ready(pilot)
+        text = screen_text(app)
+        assert "1/1 gae" in text and "1/1 value-and-total-loss" in text
+        assert "GAE: generalised" not in text and "value-loss" not in text.replace("value-and-total-loss", "")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_command_palette_opens_a_drill_its_fix_variant_and_its_cards(size):
+    from tui.palette import DrillCommands
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        provider = DrillCommands(app.screen)
+        hits = [hit async for hit in provider.search("gae")]
+        plain = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))) for h in hits]
+        assert any(p.startswith("Drill: gae") for p in plain), plain
+        assert any(p.startswith("Fix the bug: fix-gae-direction") for p in plain), plain
+        assert any(p.startswith("Cards of gae") for p in plain), plain
+        whiten = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display)))
+                  for h in [hit async for hit in provider.search("whiten")]]
+        assert any(p.startswith("Review cards about 'whiten'") for p in whiten), whiten
+        # through the real palette, with keys
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"fix-gae-direction")
+        for _ in range(50):
+            await pilot.pause(0.05)
+            options = app.screen.query("CommandList")
+            if options and options.first().option_count:
+                break
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, WorkspaceScreen) and app.screen.drill.id == "fix-gae-direction"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_drill_times_plot_has_no_legend_over_the_data_and_counts_are_whole(size):
+    from datetime import timedelta
+
+    from textual.widgets import DataTable
+
+    from tui.screens.stats import StatsScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        store = app.session.store
+        now = app.session.now()
+        for i, drill in enumerate(["fix-ratio-division", "gae", "fix-ratio-division"]):
+            store.record_attempt(drill, framework="numpy", started_at=now - timedelta(days=i), passed=True,
+                                 finished_at=now - timedelta(days=i), elapsed_s=100.0 + 20 * i)
+        store.record_attempt("gae", framework="numpy", started_at=now, passed=False, elapsed_s=-50.0)
+        await pilot.press("s")
+        await ready(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        screen.query_one("#stats-tabs").active = "tab-drills"
+        await pilot.pause()
+        table = screen.query_one("#drill-table", DataTable)
+        names = [str(table.get_row(key)[0]) for key in ("fix-ratio-division", "gae")]
+        assert names == ["fix-ratio-division", "gae"]  # whole names, coloured like their lines
+        assert table.get_row("gae")[4] == "1/1"  # the impossible -50 s attempt is not plotted
+        plot = screen.query_one("#plot-drills").plt
+        assert "fix-ratio-division" not in screen_text(app).split("Solve time")[1].split("drill")[0]
+        assert plot  # drawn
+        screen.query_one("#stats-tabs").active = "tab-forecast"
+        await pilot.pause()
+        ticks = [line.split("┤")[0].strip() for line in screen_text(app).splitlines() if "┤" in line]
+        assert ticks and all(t.isdigit() for t in ticks if t), ticks
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_long_signature_breaks_after_commas_not_mid_name(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("actor_loss")))
+        await pilot.pause()
+        prompt = app.screen.query_one("#ws-prompt")
+        width = prompt.content_region.width
+        from rich.console import Console
+
+        console = Console(width=width, record=True, file=open("/dev/null", "w"), color_system=None)
+        console.print(prompt._render_md(prompt.source))  # what the pane draws, at the pane's width
+        lines = [line.strip() for line in console.export_text().splitlines()]
+        for name in ("compute_actor_loss(", "log_probs_new,", "log_probs_old,", "response_mask=None,",
+                     "clip_range=0.2,"):
+            assert any(name in line for line in lines), (name, width)
+
+
+def test_wrap_code_line_breaks_after_brackets_and_commas():
+    from tui.widgets.markdown_text import wrap_code_line
+
+    line = "compute_gae(rewards, values, dones, gamma=0.99, lam=0.95)"
+    assert wrap_code_line(line, 80) == [line]
+    assert wrap_code_line(line, 30) == ["compute_gae(rewards, values,", "    dones, gamma=0.99,", "    lam=0.95)"]
+    assert all(len(piece) <= 24 for piece in wrap_code_line(line, 24))

@@ -1,0 +1,73 @@
+"""`DrillCommands`: the command palette (ctrl+p) opens drills and cards by name.
+
+Typing a drill's id, title words, topic or function ("gae", "policy loss", "whiten") offers the
+drill itself, its fix-the-bug variants and a review of its cards; cards whose id, tags or concepts
+match are offered as one review too. Only opens screens: what a screen shows is its own business.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import Hit, Hits, Provider
+
+
+class DrillCommands(Provider):
+    """Palette hits for drills (and their fix-the-bug variants and cards) and for cards by topic."""
+
+    def _entries(self) -> list[tuple[str, str, str, object]]:
+        """(label, words to match, help line, callback) for everything this provider can open."""
+        app = self.app
+        session = getattr(app, "session", None)
+        if session is None:
+            return []
+        entries = []
+        for drill in session.drills:
+            words = f"{drill.id} {drill.title} {drill.topic} {drill.function}"
+            about = f"{drill.topic} · {drill.target_minutes} min · {'/'.join(drill.frameworks)}"
+            if drill.is_pitfall:
+                title = drill.title.removeprefix("Fix the bug: ")
+                entries.append((f"Fix the bug: {drill.id} — {title}", words,
+                                f"start from code with one real bug · {about}", partial(self._open_drill, drill.id)))
+            else:
+                entries.append((f"Drill: {drill.id} — {drill.title}", words, f"write it · {about}",
+                                partial(self._open_drill, drill.id)))
+            cards = [c for c in drill.cards if c in session.deckset.by_id]
+            if cards:
+                entries.append((f"Cards of {drill.id} ({len(cards)})", words, "review now: " + ", ".join(cards),
+                                partial(self._review, tuple(cards))))
+        return entries
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, words, about, callback in self._entries():
+            score = max(matcher.match(label), matcher.match(words) * 0.9)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), callback, help=about)
+        cards = self._cards_about(query)
+        if cards:
+            label = f"Review cards about {query.strip()!r} ({len(cards)})"
+            yield Hit(0.5, label, partial(self._review, tuple(cards)), text=label,
+                      help=", ".join(cards[:4]) + (" …" if len(cards) > 4 else ""))
+
+    def _cards_about(self, query: str) -> list[str]:
+        """Cards whose id, tags or concepts contain every word of `query` (at least 3 letters)."""
+        words = [w for w in query.lower().replace("_", "-").split() if len(w) >= 3]
+        session = getattr(self.app, "session", None)
+        if not words or session is None:
+            return []
+        found = []
+        for card in session.deckset.cards:
+            hay = " ".join((card.id, *card.tags, *card.concepts)).lower()
+            if all(w in hay for w in words):
+                found.append(card.id)
+        return found
+
+    def _open_drill(self, drill_id: str) -> None:
+        from tui.screens.workspace import WorkspaceScreen
+
+        self.app.push_screen(WorkspaceScreen(self.app.session.drill(drill_id)))
+
+    def _review(self, card_ids: tuple[str, ...]) -> None:
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen(card_ids=list(card_ids)))
