@@ -1,5 +1,5 @@
-# expect-unnamed: only the clipped prediction's error is used (SB3 clip_range_vf), without the max
 # expect: value-missing-half
+# expect-unnamed: only the clipped prediction's error is used (SB3 clip_range_vf), without the max
 # framework: torch
 # style: Stable-Baselines3 clip_range_vf: F.mse_loss(returns, values_pred) on the clipped prediction
 import torch
