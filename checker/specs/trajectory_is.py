@@ -115,6 +115,12 @@ class TrajectoryIsSpec(NamedOutputsSpec):
         mask = np.ones((3, T), dtype=bool)
         ok.append(Example({"logp": logp, "old_logp": old, "mask": mask, "returns": f([1.0, 0.0, 2.0])}, {},
                           "edge: long trajectories: 400 tokens of probability about e^-2 each"))
+        rng2 = np.random.default_rng(12)
+        old2 = np.round(rng2.uniform(-4.0, -2.0, (2, 300)), 3)
+        logp2 = np.round(old2 + rng2.uniform(-0.02, 0.02, (2, 300)), 3)
+        mask2 = np.ones((2, 300), dtype=bool)
+        ok.append(Example({"logp": logp2, "old_logp": old2, "mask": mask2, "returns": f([0.5, -1.0])}, {},
+                          "edge: long trajectories: 300 tokens of probability about e^-3 each"))
         z = lambda *shape: np.zeros(shape)  # noqa: E731
         bad = [("logp and old_logp of different shapes", z(2, 3), z(2, 2), np.ones((2, 3), bool), z(2)),
                ("returns of a different length than the batch", z(2, 3), z(2, 3), np.ones((2, 3), bool), z(3)),
