@@ -14,7 +14,8 @@ files' edits against the model solution, and, for the total loss, the policy and
 inside an otherwise correct total (and their combinations, by superposing their deviations).
 
 A variant is named only when (1) it explains at least one axis, matching the answer on every example of
-it and differing from the reference there on >= 2 examples, and (2) on every axis of the same group
+it and differing from the reference on at least one of them, with >= 2 such examples over all the axes it
+explains, and (2) on every axis of the same group
 where the variant differs from the reference, the answer differs too (a mistake whose other effects the
 answer does not show is not its mistake). All of it is our own trusted code and runs in this process
 (`checker.trusted`); results are cached per example, so the warm worker pays for a variant once.
@@ -32,7 +33,7 @@ import numpy as np
 from checker.specs.base import OutputProblem, close
 from checker.trusted import load_function, run_trusted
 
-MIN_EVIDENCE = 2  # examples on which a variant must differ from the reference to explain an axis
+MIN_EVIDENCE = 2  # distinct examples on which a variant must differ from the reference, over the axes it explains
 
 
 @dataclass(eq=False)
@@ -183,8 +184,18 @@ def behaviour(spec, result, example, framework, kinks: dict | None = None) -> di
             if g is not None and name in kinks and np.shape(kinks[name]) == np.shape(g):
                 g = np.where(kinks[name], 0.0, g)
             out[f"grad:{name}"] = g
-            out[f"nograd:{name}"] = None if g is None or not np.any(g) else g
+            out[f"nograd:{name}"] = _support(g)
     return out
+
+
+def _support(g) -> np.ndarray | None:
+    """Where a gradient reaches an input that must receive none: None when nowhere, else the elements it
+    reaches (as 0/1). A missing detach is one misconception whatever flows through it, so a second slip that
+    scales or flips that gradient leaves the name."""
+    if g is None:
+        return None
+    nz = np.asarray(g, dtype=np.float64) != 0
+    return nz.astype(np.float64) if nz.any() else None
 
 
 def _reference_behaviour(spec, expected, example, framework) -> dict:
@@ -281,8 +292,7 @@ class _Run:
             out[f] = None if (r is None and not np.any(total)) else total
         for f in ref:
             if f.startswith("nograd:"):
-                g = out.get("grad:" + f[7:])
-                out[f] = None if g is None or not np.any(g) else g
+                out[f] = _support(out.get("grad:" + f[7:]))
         return out
 
     def differs(self, axis) -> bool:
@@ -291,20 +301,22 @@ class _Run:
     def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
         """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
         explained: set[str] = set()
+        evidence: set[int] = set()  # examples on which the variant differs from the reference on an explained axis
         for axis in self.axes:
             if axis.id not in differing:
                 continue
-            evidence = 0
+            seen: set[int] = set()
             for i in self.ordered[axis.id]:  # where the answer differs first: most variants fail there at once
                 vi = self.view(v, i)
                 if not self.equal(vi, self.cand[i], axis.field):
-                    evidence = -1
+                    seen = set()
                     break
                 if not self.equal(vi, self.ref[i], axis.field):
-                    evidence += 1
-            if evidence >= MIN_EVIDENCE:
+                    seen.add(i)
+            if seen:
                 explained.add(axis.id)
-        if not explained:
+                evidence |= seen
+        if len(evidence) < MIN_EVIDENCE:
             return None
         groups = {a.group or a.id for a in self.axes if a.id in explained}
         for axis in self.axes:
@@ -419,6 +431,8 @@ def _first_difference(run: _Run, axis) -> str:
         c, r = run.value(run.cand[i], axis.field), run.value(run.ref[i], axis.field)
         if run.equal(run.cand[i], run.ref[i], axis.field):
             continue
+        if axis.field.startswith("nograd:") and run.cand[i] is not None:
+            c = run.cand[i].get("grad:" + axis.field[7:], c)  # the gradient itself, not where it reaches
         label = run.examples[i].label
         label = "a random case" if label == "random" else label.removeprefix("edge: ")
         show = lambda x: "no gradient" if x is None else ("an error or a malformed output" if isinstance(x, str)  # noqa: E731

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected
+from checker.specs.base import Axis, Check, DrillSpec, Example, Expected
 
 
 def grid(lo: float, hi: float, step: float):
@@ -22,11 +22,19 @@ def draw_array(draw, elements, shape):
     return np.array(draw(st.lists(elements, min_size=n, max_size=n)), dtype=np.float64).reshape(shape)
 
 
-def draw_shape(draw, framework: str, max_t: int = 8):
+def draw_shape(draw, framework: str, max_t: int = 8, single: bool = False):
+    """[T] in NumPy, [B, T] in PyTorch; `single`: one element ([1] or [1, 1])."""
     from hypothesis import strategies as st
 
+    if single:
+        return (1,) if framework == "numpy" else (1, 1)
     T = draw(st.integers(1, max_t))
     return (T,) if framework == "numpy" else (draw(st.integers(1, 3)), T)
+
+
+def single_element(ex: Example) -> bool:
+    """Every input holds one element: a sum and a mean (and every reduction) agree there."""
+    return all(a.size == 1 for a in ex.arrays.values())
 
 
 class LossSpec(DrillSpec):
@@ -69,6 +77,19 @@ class LossSpec(DrillSpec):
         for keep in range(2, T):
             out.append(Example({k: v[..., :keep] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
         return out + super().shrink(ex)
+
+    def example_classes(self) -> list[tuple[str, str, object]]:
+        """Classes of examples on which the loss is its own diagnosis axis, as
+        (id, words, applies): on one element a sum equals a mean, so a slip in the reduction leaves a slip
+        in the per-element formula visible there. Default: none."""
+        return []
+
+    def axes(self, framework: str) -> list[Axis]:
+        out = super().axes(framework)
+        # the loss only: on a small class a gradient alone matches a wrong mistake by coincidence too often
+        out += [Axis(f"loss-{cid}", f"the loss {words}", "loss", applies, group="main")
+                for cid, words, applies in self.example_classes()]
+        return out
 
     def where(self, mismatch) -> str:
         if mismatch.field.startswith(("grad:", "nograd:")):

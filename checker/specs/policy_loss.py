@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.specs.base import Check, Example, close, relation_compare
-from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+from checker.specs.losses import LossSpec, draw_array, draw_shape, grid, single_element
 
 
 def _ratio(ex: Example) -> np.ndarray:
@@ -27,23 +27,33 @@ def _beyond(ex: Example) -> bool:
     return bool((((a > 0) & (r > 1 + e + 1e-9)) | ((a < 0) & (r < 1 - e - 1e-9))).all())
 
 
-SCALE_U = [1.5, -1.5, 2.0, -2.0, 1.5, -0.5, 0.5]   # ratio = 1 + eps * u in the clip_eps relation
-SCALE_A = [1.0, -1.0, 0.5, -2.0, -1.0, 1.0, 2.0]   # the clip is active on the first four
-SCALE_EPS = (0.1, 0.3)
+# The clip_eps relation: every ratio far outside every band tried (or well inside), both signs of A, so
+# whichever way an answer forms its ratio, its clipped terms sit at a band edge 1 +- eps for every eps.
+BAND_R = [4.0, 0.25, 4.0, 0.25, 1.05]
+BAND_A = [1.0, -1.0, -2.0, 0.5, 2.0]  # unequal sizes: no two clipped terms cancel
+BAND_EPS = (0.1, 0.2, 0.3)
 
 
-def _band_scales(got: dict) -> str | None:
-    """With ratio = 1 + eps u, the clipped objective is mean(A) + eps * G(u, A): the loss minus its value
-    at ratio 1, divided by eps, must not depend on eps."""
-    if any(got.get(k) is None for k in ("one", "small", "large")):
+def _band_moves(got: dict) -> str | None:
+    """With ratios far outside the band, the clipped terms sit at 1 +- eps: the loss must change with
+    clip_eps, and by equal steps for equal steps of clip_eps (the band edge moves linearly). Tested on the
+    answer's own losses, so an answer that forms its ratio or its surrogate wrongly, but clips at
+    1 +- clip_eps, passes."""
+    roles = [f"eps-{e}" for e in BAND_EPS]
+    if any(got.get(r) is None for r in (*roles, "ratio-one")):
         return None
-    base = float(got["one"]["loss"])
-    lo, hi = SCALE_EPS
-    a, b = (float(got["small"]["loss"]) - base) / lo, (float(got["large"]["loss"]) - base) / hi
-    if close(np.asarray(a), np.asarray(b)):
-        return None
-    return (f"with ratio = 1 + clip_eps * u for u = {SCALE_U} and A = {SCALE_A}, (your loss - your loss at "
-            f"ratio 1) / clip_eps is {a:.6g} with clip_eps = {lo} but {b:.6g} with clip_eps = {hi}")
+    lo, mid, hi = (float(got[r]["loss"]) for r in roles)
+    e1, e2, e3 = BAND_EPS
+    where = f"with ratios {BAND_R} and A = {BAND_A}"
+    if close(np.asarray(lo), np.asarray(hi)) and close(np.asarray(lo), np.asarray(float(got["ratio-one"]["loss"]))):
+        return None  # the loss does not respond to the log-probs at all: no band can show (other checks speak)
+    if close(np.asarray(lo), np.asarray(hi)):
+        return (f"{where} your loss is {lo:.6g} with clip_eps = {e1} and {hi:.6g} with clip_eps = {e3}: the clipped "
+                f"terms do not move with the band")
+    if not close(np.asarray(mid - lo), np.asarray(hi - mid)):
+        return (f"{where} your loss is {lo:.6g}, {mid:.6g}, {hi:.6g} with clip_eps = {e1}, {e2}, {e3}: equal steps of "
+                f"clip_eps must move the loss by equal steps, since a clipped term is (1 +- clip_eps) A")
+    return None
 
 
 class PolicyLossSpec(LossSpec):
@@ -59,7 +69,9 @@ class PolicyLossSpec(LossSpec):
 
         @st.composite
         def draw(draw):
-            shape = draw_shape(draw, framework)
+            # a sixth of the batches are single elements: a diagnosis axis of their own
+            single = draw(st.sampled_from([False] * 5 + [True]))
+            shape = draw_shape(draw, framework, single=single)
             old = draw_array(draw, grid(-3.0, -0.125, 0.125), shape)
             log_ratio = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
             adv = draw_array(draw, grid(-2.0, 2.0, 0.25), shape)
@@ -94,13 +106,22 @@ class PolicyLossSpec(LossSpec):
             ex([4.0, 8.0, 0.25, 6.0], [-1.0, -0.5, 1.0, 2.0], "ratios far outside the band", clip_eps=0.2),
             ex([12.0, 20.0, 7.0, 1.0], [-1.0, -2.0, -0.5, 1.0], "huge ratios with A < 0", clip_eps=0.2),
             ex([2.5, 16.0, 0.5], [-1.5, -1.0, 2.0], "large ratios on both sides", clip_eps=0.1),
+            # single elements in each regime: a slip in the reduction leaves the per-element formula visible
+            ex([1.5], [1.0], "one element above the band, A > 0", clip_eps=0.2),
+            ex([0.5], [-1.0], "one element below the band, A < 0", clip_eps=0.2),
+            ex([2.0], [-0.5], "one element above the band, A < 0", clip_eps=0.2),
+            ex([1.1], [2.0], "one element inside the band", clip_eps=0.2),
+            ex([0.25], [1.5], "one element below the band, A > 0", clip_eps=0.1),
             ex([1.0] * 4, [2.0, -1.0, 1.0, 0.5], "log-probs near -800", old=[-800.0, -810.0, -805.0, -790.0],
                log_ratio=[0.0625, -0.375, 0.3125, 0.0], clip_eps=0.2),
         ]
-        for role, eps in (("one", 0.0), ("small", SCALE_EPS[0]), ("large", SCALE_EPS[1])):
-            e = ex([1.0 + eps * u for u in SCALE_U], SCALE_A, "", clip_eps=eps or 0.2)
-            cases.append(Example(e.arrays, dict(e.hyper), f"edge: ratios 1 + {eps} u with clip_eps = {eps or 0.2}",
-                                 relation=("band-scale", role)))
+        for eps in BAND_EPS:
+            e = ex(BAND_R, BAND_A, "", clip_eps=eps)
+            cases.append(Example(e.arrays, dict(e.hyper), f"edge: ratios far outside the band with clip_eps = {eps}",
+                                 relation=("band-moves", f"eps-{eps}")))
+        e = ex([1.0] * len(BAND_A), BAND_A, "", clip_eps=0.2)
+        cases.append(Example(e.arrays, dict(e.hyper), "edge: the same advantages with every ratio 1",
+                             relation=("band-moves", "ratio-one")))
         base = ex([1.5, 0.5, 1.1], [1.0, -1.0, 1.0], "default clip_eps")
         cases += self.defaults_pair(base.arrays, "default clip_eps")
         for role, shift in (("unshifted", 0.0), ("shifted", -1000.0)):
@@ -119,6 +140,9 @@ class PolicyLossSpec(LossSpec):
         from checker.reference import policy_loss
 
         return policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
+
+    def example_classes(self):
+        return [("single", "on single elements", single_element)]
 
     def kinks(self, ex: Example) -> dict:
         """The band edges: a ratio exactly 1 +- eps (clamp and min/max pick different subgradients there)."""
@@ -146,9 +170,9 @@ class PolicyLossSpec(LossSpec):
                   "expected {expected}, got {got}.",
                   applies=_beyond, fields=("loss",)),
             Check("clip-eps", "the band follows clip_eps",
-                  "The band must be [1 - clip_eps, 1 + clip_eps] for every clip_eps, so the clipped part of the "
-                  "objective scales with clip_eps: {detail}.",
-                  relation="band-scale", compare=_band_scales),
+                  "The band must be [1 - clip_eps, 1 + clip_eps] for every clip_eps, so where the clip is active "
+                  "the loss follows clip_eps: {detail}.",
+                  relation="band-moves", compare=_band_moves),
             Check("underflow", "log-probs shifted to near -1000 give the same loss (the ratio is taken in log space)",
                   "Shifting both log-probs by the same constant leaves every ratio unchanged, yet {detail}: with "
                   "log-probs near -1000, exp(logp) underflows to 0, so the ratio must be exp(new_logp - old_logp).",

@@ -5,13 +5,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, relation_compare
+from checker.specs.base import Axis, Check, Example, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
 def _quiet_policy(ex: Example) -> bool:
     """Ratio 1 and A = 0 everywhere: the policy term is exactly 0."""
     return bool((ex.arrays["new_logp"] == ex.arrays["old_logp"]).all() and (ex.arrays["advantages"] == 0).all())
+
+
+def _quiet_value(ex: Example) -> bool:
+    """V = V_old = R everywhere: the value term is exactly 0, clipped or not, whatever its coefficient."""
+    a = ex.arrays
+    return bool((a["values"] == a["returns"]).all() and (a["old_values"] == a["returns"]).all())
+
+
+def _quiet_entropy(ex: Example) -> bool:
+    """No entropy: the entropy term is exactly 0, averaged or summed, whatever its coefficient."""
+    return not ex.arrays["entropy"].any()
+
+
+# Each term of the total isolated by its inputs (the other two terms are exactly 0 there, whatever the answer
+# does with the coefficients): the diagnosis reads each term as its own axis, so a slip in one term does not
+# hide a slip in another.
+def policy_only(ex: Example) -> bool:
+    return _quiet_value(ex) and _quiet_entropy(ex) and not _quiet_policy(ex)
+
+
+def value_only(ex: Example) -> bool:
+    return _quiet_policy(ex) and _quiet_entropy(ex) and not _quiet_value(ex)
+
+
+def entropy_only(ex: Example) -> bool:
+    return _quiet_policy(ex) and _quiet_value(ex) and not _quiet_entropy(ex)
 
 
 class TotalLossSpec(LossSpec):
@@ -27,6 +53,8 @@ class TotalLossSpec(LossSpec):
 
         @st.composite
         def draw(draw):
+            # half the batches exercise one term alone (the other two exactly 0): one diagnosis axis each
+            kind = draw(st.sampled_from(["all", "all", "all", "policy", "value", "entropy"]))
             shape = draw_shape(draw, framework, max_t=6)
             old = draw_array(draw, grid(-3.0, -0.125, 0.125), shape)
             lr = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
@@ -34,7 +62,13 @@ class TotalLossSpec(LossSpec):
             vold = draw_array(draw, grid(-2.0, 2.0, 0.125), shape)
             move = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
             ret = draw_array(draw, grid(-3.0, 3.0, 0.25), shape)
-            ent = draw_array(draw, grid(0.0, 3.0, 0.125), shape)
+            ent = draw_array(draw, grid(0.125, 3.0, 0.125), shape)
+            if kind in ("value", "entropy"):
+                lr, adv = np.zeros(shape), np.zeros(shape)
+            if kind in ("policy", "entropy"):
+                vold, move, ret = ret, np.zeros(shape), ret
+            if kind in ("policy", "value"):
+                ent = np.zeros(shape)
             hyper = {"clip_eps": draw(st.sampled_from([0.2, 0.1])),
                      "vf_coef": draw(st.sampled_from([0.5, 0.5, 1.0, 0.25])),
                      "ent_coef": draw(st.sampled_from([0.01, 0.01, 0.1, 0.5]))}
@@ -93,6 +127,42 @@ class TotalLossSpec(LossSpec):
         return {"new_logp": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),
                 "advantages": ex.arrays["advantages"] == 0,
                 "values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], e)}
+
+    def derive(self, ex: Example, outputs: dict) -> dict:
+        """On batches where one term is alone: its size and its sign, separately (a sign slip and a slip in
+        the coefficient or the reduction of the same term are then two axes)."""
+        if "loss" not in outputs:
+            return {}
+        loss = np.asarray(outputs["loss"], dtype=np.float64)
+        for term, alone in (("value", value_only), ("entropy", entropy_only)):
+            if alone(ex):
+                return {f"{term} term size": np.abs(loss), f"{term} term sign": np.sign(loss)}
+        return {}
+
+    def axes(self, framework: str) -> list[Axis]:
+        """The total, and each term on the batches that isolate it (with the gradient of its own input):
+        the policy term; the value and the entropy terms by size and by sign. Each term is its own group, so
+        a mistake in one term is named whatever another term does."""
+        out = [
+            Axis("loss", "the total loss", "loss", group="total"),
+            Axis("policy-term", "the policy term (value and entropy terms 0)", "loss", applies=policy_only,
+                 group="policy"),
+            Axis("value-term-size", "the size of the value term (policy and entropy terms 0)", "value term size",
+                 applies=value_only, group="value"),
+            Axis("value-term-sign", "the sign of the value term", "value term sign", applies=value_only,
+                 group="value-sign"),
+            Axis("entropy-term-size", "the size of the entropy term (policy and value terms 0)",
+                 "entropy term size", applies=entropy_only, group="entropy"),
+            Axis("entropy-term-sign", "the sign of the entropy term", "entropy term sign", applies=entropy_only,
+                 group="entropy-sign"),
+        ]
+        if framework == "torch":
+            out += [Axis("grad:new_logp", "the gradient w.r.t. new_logp", "grad:new_logp", group="policy"),
+                    Axis("grad:values", "the gradient w.r.t. values", "grad:values", group="value"),
+                    Axis("grad:entropy", "the gradient w.r.t. entropy", "grad:entropy", group="entropy")]
+            out += [Axis(f"nograd:{n}", f"the gradient reaching {n}", f"nograd:{n}", group=f"nograd:{n}")
+                    for n in self.constants]
+        return out
 
     def grad_hint(self, name: str) -> str:
         if name == "entropy":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.specs.base import Check, Example, close, relation_compare
-from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+from checker.specs.losses import LossSpec, draw_array, draw_shape, grid, single_element
 
 
 def _eps(ex: Example) -> float:
@@ -23,19 +23,27 @@ def _moves_outside(ex: Example) -> bool:
 SCALE_OLD = [0.5, -1.0, 2.0, 0.25]
 SCALE_U = [1.5, -2.0, 0.5, 3.0]    # values = old + eps * u
 SCALE_W = [3.0, -1.0, -2.0, 0.5]   # returns = old + eps * w
-SCALE_EPS = (0.1, 0.5)
+SCALE_EPS = (0.1, 0.2, 0.4)  # a geometric sequence
 
 
 def _band_scales(got: dict) -> str | None:
-    """With values = old + eps u and returns = old + eps w the clipped squared error scales with eps^2."""
-    if got.get("small") is None or got.get("large") is None:
+    """With values = old + eps u and returns = old + eps w, every distance the loss measures (the move, the
+    errors, the band) scales with eps, so the loss is homogeneous in eps: L(2 eps) / L(eps) is the same for
+    every eps, whatever the degree (2 for a squared error; the check does not assume it, so an answer whose
+    error is wrong but whose band follows clip_eps passes)."""
+    roles = [f"eps-{e}" for e in SCALE_EPS]
+    if any(got.get(r) is None for r in roles):
         return None
-    lo, hi = SCALE_EPS
-    a, b = float(got["small"]["loss"]) / lo ** 2, float(got["large"]["loss"]) / hi ** 2
-    if close(np.asarray(a), np.asarray(b)):
+    a, b, c = (float(got[r]["loss"]) for r in roles)
+    e1, e2, e3 = SCALE_EPS
+    with np.errstate(all="ignore"):
+        q1, q2 = np.float64(b) / np.float64(a), np.float64(c) / np.float64(b)
+    if np.isfinite(q1) and np.isfinite(q2) and close(np.asarray(q1), np.asarray(q2)):
         return None
     return (f"with values = old_values + clip_eps * u and returns = old_values + clip_eps * w (u = {SCALE_U}, "
-            f"w = {SCALE_W}), your loss / clip_eps^2 is {a:.6g} with clip_eps = {lo} but {b:.6g} with clip_eps = {hi}")
+            f"w = {SCALE_W}), your loss is {a:.6g}, {b:.6g}, {c:.6g} with clip_eps = {e1}, {e2}, {e3}: doubling "
+            f"clip_eps and every distance with it multiplies it by {q1:.6g}, then by {q2:.6g}, where a band that "
+            f"follows clip_eps scales it by the same factor")
 
 
 def value_kinks(v, old, ret, eps) -> np.ndarray:
@@ -61,11 +69,14 @@ class ValueLossSpec(LossSpec):
 
         @st.composite
         def draw(draw):
-            shape = draw_shape(draw, framework)
-            old = draw_array(draw, grid(-2.0, 2.0, 0.125), shape)
-            move = draw_array(draw, grid(-0.75, 0.75, 0.0625), shape)
-            ret = draw_array(draw, grid(-3.0, 3.0, 0.25), shape)
+            # a third of the batches are single elements or stay inside the band: diagnosis axes of their own
+            kind = draw(st.sampled_from(["mixed", "mixed", "mixed", "mixed", "single", "inside"]))
+            shape = draw_shape(draw, framework, single=kind == "single")
             eps = draw(st.sampled_from([0.2, 0.2, 0.1, 0.5]))
+            old = draw_array(draw, grid(-2.0, 2.0, 0.125), shape)
+            reach = 0.0625 if kind == "inside" and eps == 0.1 else (0.125 if kind == "inside" else 0.75)
+            move = draw_array(draw, grid(-reach, reach, 0.0625), shape)
+            ret = draw_array(draw, grid(-3.0, 3.0, 0.25), shape)
             return Example({"values": old + move, "old_values": old, "returns": ret}, {"clip_eps": eps})
         return draw()
 
@@ -87,9 +98,15 @@ class ValueLossSpec(LossSpec):
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "clip_eps = 0.5", clip_eps=0.5),
             ex([0.5], [0.0], [0.5], "T = 1, V equals R", clip_eps=0.2),
             ex([0.25, -0.25, 1.0], [0.0, 0.0, 0.5], [1.0, 0.5, -1.0], "moves exactly eps (the kink)", clip_eps=0.25),
+            # single elements in each regime: a slip in the reduction leaves the per-element formula visible
+            ex([1.0], [0.0], [2.0], "one element moved past the band towards the return", clip_eps=0.2),
+            ex([1.0], [0.0], [0.5], "one element moved past the return", clip_eps=0.2),
+            ex([0.125], [0.0], [1.5], "one element inside the band", clip_eps=0.2),
+            ex([2.5], [1.0], [4.0], "one element, V_old far from 0", clip_eps=0.5),
+            ex([-1.0], [0.5], [-2.0], "one element moved down past the band", clip_eps=0.2),
         ] + [
-            Example(x.arrays, x.hyper, f"edge: moves of clip_eps * u with clip_eps = {e}", relation=("band-scale", role))
-            for role, e in (("small", SCALE_EPS[0]), ("large", SCALE_EPS[1]))
+            Example(x.arrays, x.hyper, f"edge: moves of clip_eps * u with clip_eps = {e}", relation=("band-scale", f"eps-{e}"))
+            for e in SCALE_EPS
             for x in [ex([o + e * u for o, u in zip(SCALE_OLD, SCALE_U)], SCALE_OLD,
                          [o + e * w for o, w in zip(SCALE_OLD, SCALE_W)], "", clip_eps=e)]
         ] + self.defaults_pair(ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "").arrays, "default clip_eps")
@@ -98,6 +115,10 @@ class ValueLossSpec(LossSpec):
         from checker.reference import value_loss
 
         return value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
+
+    def example_classes(self):
+        return [("single", "on single elements", single_element),
+                ("inside", "where every move stays inside the band", _moves_inside)]
 
     def kinks(self, ex: Example) -> dict:
         return {"values": value_kinks(ex.arrays["values"], ex.arrays["old_values"], ex.arrays["returns"], _eps(ex))}
@@ -115,7 +136,7 @@ class ValueLossSpec(LossSpec):
                   applies=_moves_outside, fields=("loss",)),
             Check("clip-eps", "the band follows clip_eps",
                   "The prediction may move at most clip_eps from old_values for every clip_eps, so the loss scales "
-                  "with clip_eps^2 when every distance does: {detail}.",
+                  "by one factor when clip_eps and every distance double: {detail}.",
                   relation="band-scale", compare=_band_scales),
             Check("defaults", "default clip_eps = 0.2",
                   "Called without clip_eps your function must behave as with clip_eps=0.2 passed: {detail}.",
