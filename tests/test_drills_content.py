@@ -62,7 +62,7 @@ REQUIRED_MISTAKES = {
     "total_loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
     "actor_loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
                    "metrics-include-padding", "actor-dual-clip", "clip-fraction-active-branch", "kl-minus-ratio-mean",
-                   "actor-advantages-normalised"],
+                   "actor-advantages-normalised", "actor-mask-multiplied"],
 }
 # The token-level drills' catalogues (their own tests: tests/test_drills_llm_losses.py).
 REQUIRED_MISTAKES_LLM = {
@@ -848,6 +848,9 @@ def _actor_probes() -> list[tuple]:
         (torch.zeros(2, 2), torch.zeros(2, 2), torch.tensor([[1.0, 1.0], [3.0, 0.0]]),
          torch.tensor([[True, True], [True, False]]), 0.2, "token_mean"),
         (*below, 0.2, "token_mean"),
+        # a padded ratio whose product with A overflows: x * mask turns it into NaN
+        (torch.tensor([[-1.0, 0.0]], dtype=torch.float64), torch.tensor([[-1.2, -709.0]], dtype=torch.float64),
+         torch.tensor([[1.0, -3.0]], dtype=torch.float64), torch.tensor([[True, False]]), 0.2, "token_mean"),
     ]
 
 

@@ -81,6 +81,14 @@ class ActorLossSpec(LossSpec):
                       {"clip_range": 0.2, "reduction": reduction},
                       f"edge: a padded ratio whose product with A overflows ({reduction})")
               for reduction in ("token_mean", "sequence_mean")),
+            # a second such batch per reduction: a slip in one reduction alone has two examples to show on
+            *(Example({"log_probs_new": t([[-1.0, -0.5, 0.0], [-0.8, 0.0, 0.0]]),
+                       "log_probs_old": t([[-0.9, -0.6, -709.0], [-1.0, -709.0, -709.0]]),
+                       "advantages": t([[1.0, -0.5, -3.0], [2.0, -4.0, -5.0]]),
+                       "response_mask": np.array([[True, True, False], [True, False, False]])},
+                      {"clip_range": 0.2, "reduction": reduction},
+                      f"edge: padded ratios whose products with A overflow, two rows ({reduction})")
+              for reduction in ("token_mean", "sequence_mean")),
             Example({"log_probs_new": t([[-1.5], [-0.5], [-1.0]]), "log_probs_old": t([[-1.0], [-1.0], [-1.0]]),
                      "advantages": t([[1.0], [-1.0], [0.5]])}, {"clip_range": 0.2}, "edge: single-token rows"),
         ]

@@ -53,6 +53,17 @@ def test_padding_changes_nothing():
         assert m1["valid_tokens"] == m2["valid_tokens"] == 3
 
 
+def test_an_overflowing_padded_slot_stays_out():
+    # exp(709) * -3 is -inf in float64; multiplying it by a 0 in the mask would give NaN
+    new = torch.tensor([[-1.0, 0.0]], dtype=torch.float64)
+    old = torch.tensor([[-1.2, -709.0]], dtype=torch.float64)
+    adv = torch.tensor([[1.0, -3.0]], dtype=torch.float64)
+    mask = torch.tensor([[True, False]])
+    for reduction in ("token_mean", "sequence_mean"):
+        loss, _ = compute_actor_loss(new, old, adv, mask, reduction=reduction)
+        assert close(loss, -min(math.exp(0.2), 1.2))
+
+
 def test_clip_fraction_counts_both_sides_of_the_band():
     new = torch.log(torch.tensor([[1.5, 0.5, 1.0, 1.1]]))
     _, m = compute_actor_loss(new, torch.zeros(1, 4), torch.tensor([[1.0, 1.0, 1.0, 1.0]]))
