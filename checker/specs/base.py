@@ -140,6 +140,30 @@ def relation_compare(first: str, second: str, first_words: str, second_words: st
     return compare
 
 
+def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
+                     words: Callable[[str], str] = lambda role: f"with {role} padding") -> Callable[[dict], str | None]:
+    """A relation check's comparison over several roles: every other role must give what role `base` gives on
+    `fields` (e.g. the outputs on valid tokens, whatever the padding holds); the detail names the first role
+    and element that differ."""
+    from checker.report import fmt
+
+    def compare(got: dict) -> str | None:
+        if got.get(base) is None:
+            return None
+        for role in sorted(r for r in got if r != base):
+            a, b = got[role], got[base]
+            if a is None:
+                continue
+            d = same_outputs({f: a.get(f) for f in fields}, {f: b.get(f) for f in fields})
+            if d is None:
+                continue
+            field, idx, x, y = d
+            at = f" at {', '.join(str(i) for i in idx)}" if idx else ""
+            return f"your {field}{at} is {fmt(x)} {words(role)} but {fmt(y)} {base_words}"
+        return None
+    return compare
+
+
 def first_mismatch(expected: dict, got: dict, fields) -> Mismatch | None:
     for name in fields:
         e, g = expected.get(name), got.get(name)

@@ -204,6 +204,30 @@ class TokenSpec(DrillSpec):
             return f"row {mismatch.index[0]}"
         return f"row {mismatch.index[0]}, t = {mismatch.index[1]}"
 
+    def padding_pair(self, arrays: dict, hyper: dict, label: str, fills: dict[str, dict[str, str]]) -> list[Example]:
+        """Examples for the metamorphic padding check: `arrays` as given (role "as-given") and, for each
+        role in `fills` ({role: {input: fill kind}}), the same arrays with those inputs' padding refilled
+        (NaN, inf, 1e30, ...). Valid tokens must come out the same whatever the padding holds."""
+        out = [Example(dict(arrays), dict(hyper), f"edge: {label}, padding as given", relation=("padding", "as-given"))]
+        for role, kinds in fills.items():
+            a = dict(arrays)
+            for name, kind in kinds.items():
+                a[name] = fill_padding(a[name], self.valid_input_mask(arrays, name), kind)
+            out.append(Example(a, dict(hyper), f"edge: {label}, {role} padding", relation=("padding", role)))
+        return out
+
+    def valid_input_mask(self, arrays: dict, name: str) -> np.ndarray:
+        """Where input `name` is valid (default: the mask itself)."""
+        return arrays[self.mask_name]
+
+    def padding_relation_check(self, fields: tuple[str, ...], what: str) -> Check:
+        from checker.specs.base import relation_same_on
+
+        return Check("padding-ignored", f"whatever padding holds (NaN, inf, 1e30), {what} are unchanged",
+                     "Padded positions may hold anything (NaN, inf, 1e30), and what they hold must not change the "
+                     "valid results: {detail}.", relation="padding",
+                     compare=relation_same_on("as-given", fields, "with the padding as given"))
+
     def padding_check(self, names: tuple[str, ...] | None = None) -> Check:
         names = names or tuple(n for n, k in self.outputs if k == "bt")
         return Check("padding-zero", "padded positions are exactly 0",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -115,6 +115,12 @@ class TokenKlSpec(TokenSpec):
                           "ref_log_probs": fill_padding(base["ref_log_probs"], mask, "-inf" if kind == "inf" else kind),
                           "response_mask": mask}
                 cases.append(Example(arrays, {"estimator": k}, f"edge: {k} with {kind} padding"))
+        clean = {**base, "response_mask": mask}
+        cases += self.padding_pair(clean, {"estimator": "k3"}, "rows of 3 and 1 valid tokens", {
+            "nan": {"log_probs": "nan", "ref_log_probs": "nan"},
+            "inf": {"log_probs": "inf", "ref_log_probs": "-inf"},
+            "huge": {"log_probs": "huge"}})
+        cases += self.defaults_pair(dict(worked), "worked example")
         cases.append(Example({k: (v.astype(np.float32) if v.dtype.kind == "f" else v) for k, v in worked.items()},
                              {"estimator": "k3"}, "edge: float32 log-probs"))
         cases.append(Example(dict(worked), {"estimator": "k4"}, "contract: an unknown estimator",
@@ -167,12 +173,11 @@ class TokenKlSpec(TokenSpec):
                   "Your kl_mean differs from the reference: expected {expected}, got {got}.",
                   applies=lambda ex: ex.invalid is None and not has_garbage(ex), fields=("kl_mean",)),
             self.padding_check(("kl",)),
-            Check("padding-ignored", "whatever padding holds (NaN, inf), valid results are unchanged",
-                  "Padded positions may hold anything (NaN, inf); your {field} on valid tokens must not change: "
-                  "expected {expected}, got {got}{at}.", applies=has_garbage, fields=(VALID_KL, "kl_mean")),
+            self.padding_relation_check((VALID_KL, "kl_mean"), "kl on valid tokens and kl_mean"),
             Check("defaults", "the default estimator is k3",
-                  "Called without estimator your function must use k3; expected {expected}, got {got}{at}.",
-                  applies=lambda ex: ex.invalid is None and "estimator" not in ex.hyper, fields=(VALID_KL,)),
+                  "Called without estimator your function must behave as with estimator='k3' passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without estimator",
+                                                                "with estimator='k3' passed")),
             Check("matches-reference", "kl and kl_mean match the reference on random batches",
                   "Your {field} differs from the reference{at}: expected {expected}, got {got}.",
                   fields=("kl", "kl_mean")),
