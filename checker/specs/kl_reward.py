@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -144,6 +144,12 @@ class KlRewardSpec(TokenSpec):
                                   "ref_log_probs": fill_padding(base_ref, mask, "-inf" if kind == "inf" else kind),
                                   "scores": f([1.0, 2.0]), "response_mask": mask}, {"kl_coef": 0.1},
                                  f"edge: {kind} padding"))
+        cases += self.padding_pair({"log_probs": base_lp, "ref_log_probs": base_ref, "scores": f([1.0, 2.0]),
+                                    "response_mask": mask}, {"kl_coef": 0.1}, "rows of 3 and 1 valid tokens", {
+            "nan": {"log_probs": "nan", "ref_log_probs": "nan"},
+            "inf": {"log_probs": "inf", "ref_log_probs": "-inf"},
+            "huge": {"log_probs": "huge"}})
+        cases += self.defaults_pair(cases[0].arrays, "worked example")
         worked32 = ex(WORKED_LOGP, WORKED_REF, WORKED_SCORES, WORKED_LENGTHS, "float32 inputs", kl_coef=0.1)
         cases.append(Example({k: (v.astype(np.float32) if v.dtype.kind == "f" else v)
                               for k, v in worked32.arrays.items()}, worked32.hyper, worked32.label))
@@ -175,12 +181,11 @@ class KlRewardSpec(TokenSpec):
                   "Right padding: row b's last valid token is at mask.sum() - 1, and only it receives the "
                   "score: {detail}.", applies=_no_kl, custom=_score_placement),
             self.padding_check(),
-            Check("padding-ignored", "whatever padding holds (NaN, inf), valid rewards are unchanged",
-                  "Padded log-probs may hold anything (NaN, inf); your rewards on valid tokens must not change: "
-                  "expected {expected}, got {got}{at}.", applies=has_garbage, fields=(VALID_R,)),
+            self.padding_relation_check((VALID_R,), "valid rewards"),
             Check("defaults", "the default kl_coef is 0.1",
-                  "Called without kl_coef your function must use 0.1; expected {expected}, got {got}{at}.",
-                  applies=lambda ex: ex.invalid is None and not ex.hyper, fields=(VALID_R,)),
+                  "Called without kl_coef your function must behave as with kl_coef=0.1 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without kl_coef",
+                                                                "with kl_coef=0.1 passed")),
             Check("matches-reference", "rewards match the reference on random batches",
                   "Your rewards differ from the reference{at}: expected {expected}, got {got}.",
                   fields=("rewards",)),

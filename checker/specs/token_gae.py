@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -47,6 +47,25 @@ def _last_token(ex: Example, got: dict) -> str | None:
         b = int(np.argwhere(bad)[0][0])
         return (f"row {b} ends at t = {int(last[b])}, so its advantage there is r - V = {want[b]:.6g} (nothing "
                 f"after it: no bootstrap, no carry); yours is {have[b]:.6g}")
+    return None
+
+
+def _recursion_holds(ex: Example, got: dict) -> str | None:
+    """A_t - gamma lam A_(t+1) = delta_t over each row's valid tokens but the last, on the answer's own
+    advantages (the last token is `last-token`'s business)."""
+    gamma, lam = _hyper(ex)
+    r, v, a = _f(ex, "rewards"), _f(ex, "values"), np.asarray(got["advantages"], dtype=np.float64)
+    for b, n in enumerate(ex.arrays["response_mask"].sum(-1)):
+        n = int(n)
+        if n < 2:
+            continue
+        delta = r[b, :n - 1] + gamma * v[b, 1:n] - v[b, :n - 1]
+        want = delta + gamma * lam * a[b, 1:n]
+        ok = close(a[b, :n - 1], want)
+        if not ok.all():
+            t = int(np.argwhere(~ok)[0][0])
+            return (f"at row {b}, t = {t} your A_t is {a[b, t]:.6g} but delta_t + gamma * lam * (your A_(t+1)) is "
+                    f"{want[t]:.6g}")
     return None
 
 
@@ -113,6 +132,13 @@ class TokenGaeSpec(TokenSpec):
                                  {"gamma": 1.0, "lam": 0.95}, f"edge: {kind} padding"))
         cases.append(Example({"rewards": base_r, "values": base_v, "response_mask": mask},
                              {"gamma": 1.0, "lam": 0.95}, "edge: ordinary numbers in the padding"))
+        cases += self.padding_pair({"rewards": base_r, "values": base_v, "response_mask": mask},
+                                   {"gamma": 1.0, "lam": 0.95}, "rows of 3 and 1 valid tokens", {
+                                       "nan": {"rewards": "nan", "values": "nan"},
+                                       "inf": {"rewards": "inf", "values": "inf"},
+                                       "huge": {"rewards": "huge", "values": "huge"},
+                                       "nan-values": {"values": "nan"}})
+        cases += self.defaults_pair(cases[0].arrays, "worked example")
         w = ex(WORKED_REWARDS, WORKED_VALUES, WORKED_LENGTHS, "float32 inputs", gamma=1.0, lam=0.95)
         cases.append(Example({k: (v.astype(np.float32) if v.dtype.kind == "f" else v) for k, v in w.arrays.items()},
                              w.hyper, w.label))
@@ -141,17 +167,15 @@ class TokenGaeSpec(TokenSpec):
                   "token; yours differs{at}: expected {expected}, got {got}.",
                   applies=lambda ex: _finite_padding(ex) and _hyper(ex)[1] == 0.0, fields=(ADV,)),
             Check("backward-recursion", "A_t = delta_t + gamma lam A_(t+1), scanned from each row's end",
-                  "Over the valid tokens A_t must equal delta_t + gamma * lam * A_(t+1), computed backwards from "
-                  "the row's last valid token; yours differs{at}: expected {expected}, got {got}.",
-                  applies=lambda ex: _finite_padding(ex) and _hyper(ex)[1] != 0.0, fields=(ADV,)),
+                  "Over the valid tokens A_t must equal delta_t + gamma * lam * A_(t+1) with your own A_(t+1), "
+                  "computed backwards from the row's last valid token: {detail}.",
+                  applies=lambda ex: _finite_padding(ex) and _hyper(ex)[1] != 0.0, custom=_recursion_holds),
             self.padding_check(),
-            Check("padding-ignored", "whatever padding holds (NaN, inf, 1e30), valid results are unchanged",
-                  "Padded rewards and values may hold anything; your {field} on valid tokens must not change: "
-                  "expected {expected}, got {got}{at}.", applies=has_garbage, fields=(ADV, RET)),
+            self.padding_relation_check((ADV, RET), "valid results"),
             Check("defaults", "defaults gamma = 1.0, lam = 0.95",
-                  "Called without gamma and lam your function must use gamma = 1.0 and lam = 0.95; expected "
-                  "{expected}, got {got}{at}.", applies=lambda ex: ex.invalid is None and not ex.hyper,
-                  fields=(ADV,)),
+                  "Called without gamma and lam your function must behave as with gamma=1.0 and lam=0.95 passed: "
+                  "{detail}.", relation="defaults", compare=relation_compare(
+                      "implicit", "explicit", "called without gamma and lam", "with gamma=1.0, lam=0.95 passed")),
             Check("matches-reference", "advantages and returns match the reference on random batches",
                   "Your {field} differ from the reference{at}: expected {expected}, got {got}.",
                   fields=("advantages", "returns")),
