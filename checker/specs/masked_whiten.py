@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -55,12 +55,25 @@ def _mean_restored(ex: Example, got: dict) -> str | None:
     return f"with shift_mean=False the mean over valid tokens must stay {want:.6g}; yours is {m:.6g}"
 
 
-def _rows_differ(ex: Example) -> bool:
-    mask, a = ex.arrays["response_mask"], ex.arrays["advantages"].astype(np.float64)
-    if mask.shape[0] < 2 or not _spread(ex) or has_garbage(ex):
-        return False
-    means = [a[b][mask[b]].mean() for b in range(mask.shape[0])]
-    return max(means) - min(means) > 0.1
+# The batch-statistics relation: rows of 16, 1 and 9 valid tokens with different means, and the same 26
+# values laid out as one row. Statistics over the whole batch whiten every value the same either way.
+_BATCH_ROWS = (16, 1, 9)
+
+
+def _batch_compare(got: dict) -> str | None:
+    if got.get("rows") is None or got.get("one-row") is None:
+        return None
+    T = _BATCH_ROWS[0]
+    rows = np.asarray(got["rows"][VALID_W])[prefix_mask(list(_BATCH_ROWS), T)]
+    one = np.asarray(got["one-row"][VALID_W])[0, :sum(_BATCH_ROWS)]
+    ok = close(rows, one)
+    if ok.all():
+        return None
+    k = int(np.argwhere(~ok)[0][0])
+    b = int(np.searchsorted(np.cumsum(_BATCH_ROWS), k, side="right"))
+    t = k - int(sum(_BATCH_ROWS[:b]))
+    return (f"the value at row {b}, t = {t} whitens to {rows[k]:.6g} in the batch of rows {list(_BATCH_ROWS)} but to "
+            f"{one[k]:.6g} when the same valid tokens form one row")
 
 
 class MaskedWhitenSpec(TokenSpec):
@@ -122,6 +135,16 @@ class MaskedWhitenSpec(TokenSpec):
         for kind in ("nan", "inf", "huge"):
             cases.append(Example({"advantages": fill_padding(base, pad, kind), "response_mask": pad},
                                  {"shift_mean": True}, f"edge: {kind} padding"))
+        cases += self.padding_pair({"advantages": base, "response_mask": pad}, {"shift_mean": True},
+                                   "rows of 3 and 1 valid tokens", {k: {"advantages": k} for k in ("nan", "inf", "huge")})
+        cases += self.defaults_pair(cases[0].arrays, "worked example")
+        flat = np.zeros((1, sum(_BATCH_ROWS)))
+        flat[0] = long_rows[prefix_mask(list(_BATCH_ROWS), T)]
+        for role, a, lengths in (("rows", long_rows, list(_BATCH_ROWS)), ("one-row", flat, [sum(_BATCH_ROWS)])):
+            cases.append(Example({"advantages": a, "response_mask": prefix_mask(lengths, a.shape[-1])},
+                                 {"shift_mean": True}, f"edge: rows of 16, 1 and 9 valid tokens, "
+                                 f"{'as rows' if role == 'rows' else 'laid out as one row'}",
+                                 relation=("batch", role)))
         cases.append(Example({"advantages": f(WORKED_ADV).astype(np.float32),
                               "response_mask": prefix_mask(WORKED_LENGTHS, 3)}, {"shift_mean": True},
                              "edge: float32 advantages"))
@@ -150,9 +173,8 @@ class MaskedWhitenSpec(TokenSpec):
                   "valid tokens have variance 1 (up to eps): {detail}.",
                   applies=_spread, custom=_unit_variance),
             Check("batch-statistics", "mean and variance are taken over the whole batch, not per row",
-                  "The mean and the variance are those of all valid tokens of the batch together (rows here have "
-                  "different means); yours differs{at}: expected {expected}, got {got}.",
-                  applies=_rows_differ, fields=(VALID_W,)),
+                  "The mean and the variance are those of all valid tokens of the batch together, so how they are "
+                  "split into rows changes nothing: {detail}.", relation="batch", compare=_batch_compare),
             Check("constant-advantages", "constant advantages whiten to 0, not NaN (eps)",
                   "When every valid advantage is the same the variance is 0: eps keeps (A - mean) / sqrt(0 + eps) "
                   "at 0 (or the mean, with shift_mean=False); yours is {got}{at}, expected {expected}.",
@@ -162,14 +184,11 @@ class MaskedWhitenSpec(TokenSpec):
                   "shift_mean=False only rescales: the valid tokens keep their mean: {detail}.",
                   applies=lambda ex: ex.invalid is None and not _shift(ex), custom=_mean_restored),
             self.padding_check(),
-            Check("padding-ignored", "whatever padding holds (NaN, inf, 1e30), the statistics are unchanged",
-                  "Padded advantages may hold anything and must not enter the mean or the variance; your "
-                  "whitened advantages on valid tokens differ: expected {expected}, got {got}{at}.",
-                  applies=has_garbage, fields=(VALID_W,)),
+            self.padding_relation_check((VALID_W,), "the whitened valid tokens"),
             Check("defaults", "defaults shift_mean=True, eps=1e-8",
-                  "Called without shift_mean and eps your function must use shift_mean=True and eps=1e-8; "
-                  "expected {expected}, got {got}{at}.", applies=lambda ex: ex.invalid is None and not ex.hyper,
-                  fields=(VALID_W,)),
+                  "Called without shift_mean and eps your function must behave as with shift_mean=True and "
+                  "eps=1e-8 passed: {detail}.", relation="defaults", compare=relation_compare(
+                      "implicit", "explicit", "called without them", "with shift_mean=True, eps=1e-8 passed")),
             Check("matches-reference", "whitened advantages match the reference on random batches",
                   "Your whitened advantages differ from the reference{at}: expected {expected}, got {got}.",
                   fields=("whitened",)),
