@@ -48,13 +48,6 @@ def _grad_checked(ex: Example) -> bool:
     return ex.invalid is None and bool(np.isfinite(ex.arrays["logits"]).all())
 
 
-def _poisoned(ex: Example) -> bool:
-    """Some logits that score no response token hold NaN, inf or a huge value."""
-    lg = ex.arrays["logits"].astype(np.float64)
-    unused = lg[_unused_logits(ex.arrays["input_ids"], ex.arrays["response_mask"])]
-    return bool((~np.isfinite(unused)).any() or (np.abs(unused) > 1e20).any())
-
-
 SHIFTED = "edge: logits shifted by 1000 (row 1 = row 0 + 1000)"
 
 
@@ -160,6 +153,11 @@ class TokenLogprobsSpec(TokenSpec):
                           "a single valid token"))
         cases.append(make(logits, ids, mask, "nan padding", garbage="nan"))
         cases.append(make(logits, ids, mask, "inf padding", garbage="inf"))
+        # the padding relation: the same batch with its unused logits as given and poisoned
+        for role, kind in (("as-given", None), ("nan", "nan"), ("inf", "inf"), ("huge", "huge")):
+            e = make(logits, ids, mask, f"rows of very different lengths, {role} padding" if kind else
+                     "rows of very different lengths, padding as given", garbage=kind)
+            cases.append(Example(e.arrays, e.hyper, e.label, relation=("padding", role)))
         # Large logits: the chosen token sits 800 below the best one, so softmax underflows to exactly
         # 0 (even in float64) and log(softmax) is -inf, while log_softmax gives about -800.
         big = np.array([[[0.0, -800.0, -30.0], [500.0, 0.0, 1.0], [-700.0, 0.0, 100.0], [0.0, 0.0, 0.0]]])
@@ -236,11 +234,7 @@ class TokenLogprobsSpec(TokenSpec):
                   "The entropy of a distribution over V tokens lies between 0 and log V: {detail}.",
                   custom=_entropy_range),
             self.padding_check(),
-            Check("padding-ignored", "whatever unused logits hold (NaN, inf, huge), valid tokens are unchanged",
-                  "Logits that score no response token may hold anything (NaN, inf, 1e30); your {field} on valid "
-                  "tokens must not change. Expected {expected}, got {got}{at}.",
-                  applies=_poisoned,
-                  fields=(LP, ENT)),
+            self.padding_relation_check((LP, ENT), "valid log-probs and entropies"),
             Check("large-logits", "stable for large logits and float32 inputs (log_softmax, not log(softmax))",
                   "On {label} your {field} is {got}{at}, expected {expected}: softmax underflows to 0 for a "
                   "token far below the best one, so log(softmax(x)) gives -inf; use log_softmax (or x - "
