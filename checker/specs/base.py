@@ -93,7 +93,8 @@ def close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        ok = np.abs(a - b) <= ATOL + RTOL * np.abs(b)
+        d = np.abs(a - b)
+        ok = (d <= ATOL + RTOL * np.abs(b)) & np.isfinite(d)  # an inf b must not make every a "close"
         ok |= a == b
         ok |= np.isnan(a) & np.isnan(b)
     return ok
@@ -174,7 +175,7 @@ def first_mismatch(expected: dict, got: dict, fields) -> Mismatch | None:
         e, g = np.asarray(e, dtype=np.float64), np.asarray(g, dtype=np.float64)
         if e.shape != g.shape:
             return Mismatch(name, (), e, g)
-        ok = close(e, g)
+        ok = close(g, e)  # the tolerance is relative to the expected value
         if not ok.all():
             idx = tuple(int(i) for i in np.argwhere(~ok)[0]) if e.ndim else ()
             return Mismatch(name, idx, e[idx] if e.ndim else e, g[idx] if g.ndim else g)
