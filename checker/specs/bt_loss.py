@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare, relation_same_on
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -87,6 +87,16 @@ class BradleyTerrySpec(NamedOutputsSpec):
             ex([2.0, 2.0], [1.0, 1.0], "a margin larger than the gap", margin=2.0),
             ex([0.5], [-0.5], "a single pair"),
         ]
+        ok += self.defaults_pair(ok[0].arrays, "worked example")
+        c, r = f([1.5, -0.5, 2.0]), f([0.5, 0.5, 3.0])
+        ok += [Example({"r_chosen": c, "r_rejected": r}, {"margin": 0.75}, "edge: three pairs with margin 0.75",
+                       relation=("margin", "margin")),
+               Example({"r_chosen": c - 0.75, "r_rejected": r}, {"margin": 0.0},
+                       "edge: the same pairs, chosen rewards lowered by 0.75, no margin", relation=("margin", "shifted")),
+               Example({"r_chosen": c, "r_rejected": r}, {"margin": 0.5}, "edge: three pairs",
+                       relation=("mean", "once")),
+               Example({"r_chosen": np.concatenate([c, c]), "r_rejected": np.concatenate([r, r])}, {"margin": 0.5},
+                       "edge: the same three pairs twice", relation=("mean", "twice"))]
         z = lambda *shape: np.zeros(shape)  # noqa: E731
         bad = [("r_chosen and r_rejected of different shapes", z(3), z(2)),
                ("an empty batch", z(0), z(0)),
@@ -106,8 +116,6 @@ class BradleyTerrySpec(NamedOutputsSpec):
         return {"loss": self.scalar(value, framework)}
 
     def checks(self) -> list[Check]:
-        tied = lambda ex: (ex.invalid is None and len(ex.arrays["r_chosen"]) > 1  # noqa: E731
-                           and not ex.hyper and (ex.arrays["r_chosen"] == ex.arrays["r_rejected"]).all())
         return [
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
@@ -119,21 +127,22 @@ class BradleyTerrySpec(NamedOutputsSpec):
                   applies=lambda ex: ex.invalid is None and (np.abs(_gaps(ex)) > 0.25).all(),
                   custom=_orientation),
             Check("margin", "the margin is subtracted from the reward gap",
-                  "With margin = {margin} each pair's term is -log sigmoid(r_chosen - r_rejected - margin): the "
-                  "chosen reward must clear the rejected one by the margin; expected {expected}, got {got}.",
-                  applies=lambda ex: ex.invalid is None and _margin(ex) != 0.0 and not _large(ex), fields=("loss",)),
+                  "Each pair's term is -log sigmoid(r_chosen - r_rejected - margin), so a margin m must act exactly "
+                  "like chosen rewards lowered by m: {detail}.", relation="margin", compare=relation_compare(
+                      "margin", "shifted", "with margin 0.75", "with the chosen rewards lowered by 0.75 instead")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
                   "On {label} the loss is a plain number ({expected}); yours is {got}. -log sigmoid(x) is "
                   "softplus(-x): use logsigmoid (or logaddexp), never log(sigmoid(x)), which is log(0) for "
                   "x below about -745.",
                   applies=_large, fields=("loss",)),
             Check("mean-over-pairs", "the loss is a mean over pairs",
-                  "When every pair is tied each contributes log 2, and the mean over pairs is log 2 = 0.693147 "
-                  "whatever the batch size; yours is {got}.",
-                  applies=tied, fields=("loss",)),
+                  "A mean over pairs does not change when every pair appears twice: {detail}.", relation="mean",
+                  compare=relation_same_on("once", ("loss",), "with each pair once",
+                                           lambda role: "with each pair twice")),
             Check("defaults", "default margin = 0",
-                  "Called without margin your function must use 0.0; expected {expected}, got {got}.",
-                  applies=lambda ex: ex.invalid is None and not ex.hyper and not _large(ex), fields=("loss",)),
+                  "Called without margin your function must behave as with margin=0.0 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without margin",
+                                                                "with margin=0.0 passed")),
             Check("matches-reference", "the loss matches the reference on random batches",
                   "Your loss differs from the reference: expected {expected}, got {got}.", fields=("loss",)),
             *self.gradient_checks(),
