@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, OutputProblem, close, describe
+from checker.specs.base import Check, Example, OutputProblem, close, describe, relation_compare, relation_same_on
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -130,6 +130,19 @@ class DpoLossSpec(NamedOutputsSpec):
                                                                                      False, False]])}
         padded["policy_rejected_logps"][0, 1:] = -20.0
         ok.append(Example(padded, {"beta": 1.0}, "edge: a 6-token chosen and a 1-token rejected response"))
+        # relations on the answer itself: padding contents, beta against the scale of the log-ratios, defaults
+        other = {k: v.copy() for k, v in padded.items()}
+        other["policy_rejected_logps"][0, 1:] = [-3.0, 7.0, -700.0, 0.5, -1.0]
+        other["ref_rejected_logps"][0, 1:] = [2.0, -50.0, 0.0, -9.0, -0.25]
+        ok += [Example(padded, {"beta": 1.0}, "edge: a 1-token rejected response, padding as given",
+                       relation=("padding", "as-given")),
+               Example(other, {"beta": 1.0}, "edge: the same responses, other values in the padding",
+                       relation=("padding", "changed"))]
+        scaled = {k: (v * 2.0 if v.dtype != bool else v) for k, v in worked.items()}
+        ok += [Example(dict(worked), {"beta": 0.2}, "edge: worked example, beta 0.2", relation=("beta", "beta")),
+               Example(scaled, {"beta": 0.1}, "edge: worked example with every log-prob doubled, beta 0.1",
+                       relation=("beta", "scaled"))]
+        ok += self.defaults_pair(dict(worked), "worked example")
         z = lambda *shape: np.zeros(shape)  # noqa: E731
         m = lambda *shape: np.ones(shape, dtype=bool)  # noqa: E731
         bad = [
@@ -216,21 +229,22 @@ class DpoLossSpec(NamedOutputsSpec):
                   "reward_accuracy counts the pairs with chosen reward > rejected reward (a tie is not a win): "
                   "{detail}.", applies=lambda ex: ex.invalid is None, custom=_accuracy_from_own_rewards),
             Check("padding-ignored", "padded tokens count nowhere in the implicit rewards",
-                  "Tokens where the mask is False are not part of the response, whatever they hold; on a batch "
-                  "with padding your {field} is {got}{at}, expected {expected}.",
-                  applies=lambda ex: _has_padding(ex) and not _large(ex),
-                  fields=("chosen_rewards", "rejected_rewards")),
+                  "Tokens where the mask is False are not part of the response, whatever they hold: {detail}.",
+                  relation="padding", compare=relation_compare("changed", "as-given", "with other values in the padding",
+                                                               "with the padding as given")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
                   "On {label} the loss is a plain number ({expected}); yours is {got}. If yours is inf or NaN, "
                   "use logsigmoid: log(sigmoid(x)) is log(0) once x is below about -745.",
                   applies=_large, fields=("loss",)),
             Check("beta", "beta scales the log-ratio inside the sigmoid",
-                  "With beta = {beta} the loss is -log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r))); "
-                  "expected {expected}, got {got}.",
-                  applies=lambda ex: ordinary(ex) and _beta(ex) != 0.1, fields=("loss",)),
+                  "The loss is -log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r))) and the rewards beta times "
+                  "the log-ratios, so doubling every log-prob and halving beta changes nothing: {detail}.",
+                  relation="beta", compare=relation_same_on("beta", ("loss", *STATS), "with beta 0.2",
+                                                            lambda role: "with the log-probs doubled and beta 0.1")),
             Check("defaults", "default beta = 0.1",
-                  "Called without beta your function must use 0.1; your {field} is {got}, expected {expected}.",
-                  applies=lambda ex: ordinary(ex) and not ex.hyper, fields=("loss", "chosen_rewards")),
+                  "Called without beta your function must behave as with beta=0.1 passed: {detail}.",
+                  relation="defaults", compare=relation_compare("implicit", "explicit", "called without beta",
+                                                                "with beta=0.1 passed")),
             Check("matches-reference", "loss and statistics match the reference on random batches",
                   "Your {field} differs from the reference{at}: expected {expected}, got {got}.",
                   fields=("loss", *STATS)),
