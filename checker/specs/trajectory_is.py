@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close
+from checker.specs.base import Check, Example, close, relation_compare, relation_same_on
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -19,7 +19,9 @@ WORKED_RETURNS = [1.0, 0.0, 2.0]
 
 
 def _extreme(ex: Example) -> bool:
-    return ex.label.startswith("edge: extreme weights")
+    """Weights beyond exp's range: the extreme-weight edge cases and the log-shift relation's shifted ones."""
+    return ex.label.startswith("edge: extreme weights") or ex.relation == ("log-shift", "up") or \
+        ex.relation == ("log-shift", "down")
 
 
 def _long(ex: Example) -> bool:
@@ -108,6 +110,19 @@ class TrajectoryIsSpec(NamedOutputsSpec):
             ex([[0.0, 0.0], [-0.5, 0.0]], [[0.0, 0.0], [0.0, 0.0]], [[False, False], [True, False]], [1.0, 2.0],
                "a trajectory with no policy token (log w = 0)"),
         ]
+        # relations on the answer itself: what padding holds, and log-weights all shifted by one constant
+        pad_lp, pad_old = [[-0.5, 4.0, 4.0], [-1.0, -1.0, 9.0]], [[-1.0, -3.0, -3.0], [-0.5, -2.0, -8.0]]
+        pad_m = [[True, False, False], [True, True, False]]
+        for role, lp, old_ in (("as-given", pad_lp, pad_old),
+                               ("changed", [[-0.5, -900.0, 3.5], [-1.0, -1.0, -0.25]], [[-1.0, 6.0, 800.0],
+                                                                                        [-0.5, -2.0, 0.0]])):
+            e = ex(lp, old_, pad_m, [1.0, 3.0], "padding far from the policy tokens" if role == "as-given" else
+                   "the same trajectories, other values in the padding")
+            ok.append(Example(e.arrays, e.hyper, e.label, relation=("padding", role)))
+        for role, shift in (("base", 0.0), ("up", 750.0), ("down", -750.0)):
+            e = ex(one([0.5 + shift, -0.3 + shift, 1.0 + shift]), [[0.0, 0.0]] * 3, m2 * 3, [1.0, -2.0, 0.5],
+                   f"log w = 0.5, -0.3, 1.0 shifted by {shift:g}")
+            ok.append(Example(e.arrays, e.hyper, e.label, relation=("log-shift", role)))
         rng = np.random.default_rng(11)
         T = 400
         old = np.round(rng.uniform(-3.0, -1.5, (3, T)), 3)
@@ -166,9 +181,9 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                   "log w_n = sum_t mask * (logp - old_logp); your log_w differs{at}: expected {expected}, got {got}.",
                   applies=lambda ex: ordinary(ex) and not _padded(ex), fields=("log_w",)),
             Check("padding-ignored", "padded tokens add nothing to log w",
-                  "Tokens where the mask is False are not the policy's, whatever they hold; on {label} your "
-                  "log_w{at} is {got}, expected {expected}.",
-                  applies=lambda ex: ordinary(ex) and _padded(ex), fields=("log_w",)),
+                  "Tokens where the mask is False are not the policy's, whatever they hold: {detail}.",
+                  relation="padding", compare=relation_compare("changed", "as-given", "with other values in the padding",
+                                                               "with the padding as given")),
             Check("long-trajectories", "log w stays exact on long trajectories",
                   "On {label} each trajectory's probability is about e^-800, which is 0 in float64: sum the "
                   "log-ratios instead of multiplying probabilities. Your log_w{at} is {got}, expected {expected}.",
@@ -180,9 +195,12 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                   "The ESS counts how many equally weighted samples the weights are worth: {detail}.",
                   applies=ordinary, custom=_ess_equal_weights),
             Check("ess-log-space", "the ESS is computed in log space",
-                  "On {label}, exp(log w) or its square overflows or underflows; ESS = exp(2 logsumexp(log w) - "
-                  "logsumexp(2 log w)) does not. Expected {expected}, got {got}.",
-                  applies=_extreme, fields=("ess",)),
+                  "Shifting every log w by one constant multiplies every weight by the same factor, which does not "
+                  "change the ESS, yet {detail}: exp(log w) or its square "
+                  "overflows or underflows there, ESS = exp(2 logsumexp(log w) - logsumexp(2 log w)) does not.",
+                  relation="log-shift", compare=relation_same_on(
+                      "base", ("ess",), "with log w = 0.5, -0.3, 1.0",
+                      lambda role: f"with every log w shifted by {'+' if role == 'up' else '-'}750")),
             Check("ess", "the ESS is (sum w)^2 / sum w^2",
                   "The effective sample size is (sum w)^2 / sum w^2 (Kong's ESS), an absolute count, not a "
                   "fraction of N; expected {expected}, got {got}.",
