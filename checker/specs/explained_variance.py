@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe
+from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import draw_lengths, fill_padding, related, relation_check, right_padded
 
@@ -132,6 +132,11 @@ class ExplainedVarianceSpec(DrillSpec):
             arrays = {"values": np.where(m, base["values"], fill), "returns": np.where(m, base["returns"], -fill),
                       "mask": m}
             ok.append(related(arrays, {}, f"edge: padding {role.replace('-', ' ')}", "padding", role))
+        m = right_padded([3, 2], 3)
+        for role, c in (("as-given", 0.0), ("shifted", 2.5)):
+            ok.append(related({"values": f([[0.5, 1.0, 2.5], [1.5, -1.0, 0.0]]) + c,
+                               "returns": f([[1.0, 0.0, 3.0], [2.0, -0.5, 0.0]]), "mask": m}, {},
+                              f"edge: a critic{' shifted by 2.5' if c else ''}", "shift", role))
         bad = [Example({"values": f([[1.0, 2.0]]), "returns": f([[1.0, 2.0, 3.0]])}, {},
                        "contract: values and returns of different shapes", invalid="values and returns of different "
                                                                                   "shapes")]
@@ -184,10 +189,11 @@ class ExplainedVarianceSpec(DrillSpec):
             Check("perfect-critic", "a critic equal to the returns on valid tokens gives 1",
                   "Where values == returns on every valid token, Var[R - V] = 0 and the explained variance is "
                   "exactly 1; yours is {got}.", applies=_relation("perfect"), fields=ev),
-            Check("offset-critic", "a critic off by a constant still gives 1",
-                  "values = returns + c on every valid token: the residual R - V is constant, its variance 0, so "
-                  "the explained variance is 1 (it measures variance, not squared error); yours is {got}.",
-                  applies=_relation("offset"), fields=ev),
+            Check("offset-critic", "a critic off by a constant explains as much (a variance, not a squared error)",
+                  "Var[R - (V + c)] = Var[R - V]: shifting every value by a constant must not change the explained "
+                  "variance (so a critic off by a constant still gives 1): {detail}.", relation="shift",
+                  compare=relation_compare("shifted", "as-given", "with the critic shifted by 2.5",
+                                           "with the critic as given")),
             Check("constant-critic", "a constant critic gives 0",
                   "A critic that predicts the same value everywhere explains nothing: Var[R - c] = Var[R], so the "
                   "explained variance is 0; yours is {got}.", applies=_relation("constant"), fields=ev),

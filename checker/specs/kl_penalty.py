@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -102,6 +102,7 @@ class KlPenaltySpec(NamedOutputsSpec):
                ("1-D inputs", {k: z(3) for k in WORKED}, {}),
                ("a non-positive kl_target", {k: z(1, 2) for k in WORKED}, {"kl_target": 0.0}),
                ("a negative beta", {k: z(1, 2) for k in WORKED}, {"beta": -1.0})]
+        ok += self.defaults_pair(ok[0].arrays, "worked example")
         return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
@@ -162,8 +163,9 @@ class KlPenaltySpec(NamedOutputsSpec):
                   "from the mean over the whole iteration: expected new_beta {expected}, got {got}.",
                   applies=lambda ex: valid(ex) and len(_minibatch_sides(ex)) > 1, fields=("new_beta",)),
             Check("defaults", "default beta = 1.0 and kl_target = 0.01",
-                  "Called without beta and kl_target your function must use 1.0 and 0.01; your {field} is {got}, "
-                  "expected {expected}.", applies=lambda ex: valid(ex) and not ex.hyper, fields=("losses", "new_beta")),
+                  "Called without beta and kl_target your function must behave as with beta=1.0 and "
+                  "kl_target=0.01 passed: {detail}.", relation="defaults", compare=relation_compare(
+                      "implicit", "explicit", "called without them", "with beta=1.0, kl_target=0.01 passed")),
             Check("matches-reference", "losses and new_beta match the reference on random iterations",
                   "Your {field} differs from the reference{at}: expected {expected}, got {got}.",
                   fields=("losses", "new_beta")),
