@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example, relation_compare
+from checker.specs.base import Axis, Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
 
 
@@ -38,6 +38,31 @@ def value_only(ex: Example) -> bool:
 
 def entropy_only(ex: Example) -> bool:
     return _quiet_policy(ex) and _quiet_value(ex) and not _quiet_entropy(ex)
+
+
+COEF_ROLES = {"c00": (0.0, 0.0), "c10": (1.0, 0.0), "c01": (0.0, 1.0), "mix": (0.5, 0.25),
+              "e10": (1.0, 0.0), "v01": (0.0, 1.0)}  # (vf_coef, ent_coef); e10: other entropy, v01: other values
+
+
+def _coefficients(got: dict) -> str | None:
+    """On the answer's own totals: ent_coef = 0 switches the entropy off, vf_coef = 0 switches the value term
+    off, and the total is linear in the two coefficients (each scales one term)."""
+    if any(got.get(r) is None for r in COEF_ROLES):
+        return None
+    L = {r: float(got[r]["loss"]) for r in COEF_ROLES}
+    same = lambda a, b: bool(close(np.asarray(a), np.asarray(b)))  # noqa: E731
+    if not same(L["e10"], L["c10"]):
+        return (f"with vf_coef = 1 and ent_coef = 0 your total is {L['c10']:.6g}, but {L['e10']:.6g} once only the "
+                f"entropy changes: with ent_coef = 0 the entropy must not count")
+    if not same(L["v01"], L["c01"]):
+        return (f"with vf_coef = 0 and ent_coef = 1 your total is {L['c01']:.6g}, but {L['v01']:.6g} once only the "
+                f"values change: with vf_coef = 0 the value loss must not count")
+    want = L["c00"] + 0.5 * (L["c10"] - L["c00"]) + 0.25 * (L["c01"] - L["c00"])
+    if not same(L["mix"], want):
+        return (f"your totals with (vf_coef, ent_coef) = (0, 0), (1, 0), (0, 1) are {L['c00']:.6g}, {L['c10']:.6g}, "
+                f"{L['c01']:.6g}, so (0.5, 0.25) must give {want:.6g}, yours is {L['mix']:.6g}: each coefficient "
+                f"multiplies its term")
+    return None
 
 
 class TotalLossSpec(LossSpec):
@@ -110,7 +135,15 @@ class TotalLossSpec(LossSpec):
                [1.0, 0.0, -1.0], [0.5, 1.0, 1.5], base=-800.0, log_ratio=[0.0625, -0.375, 0.3125], clip_eps=0.2,
                vf_coef=0.5, ent_coef=0.1),
         ] + self.defaults_pair(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [1.0, 0.0, 0.5], [0.0, 0.0, 0.0],
-                                  [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients")
+                                  [2.0, -1.0, 0.0], [1.0, 2.0, 0.5]).arrays, "default coefficients") + [
+            Example(ex("", [1.5, 0.5, 1.1], [1.0, -1.0, 0.5], [0.5, -1.0, 2.0] if role == "v01" else [1.0, 0.0, 0.5],
+                       [0.0, 0.0, 0.0], [2.0, -1.0, 0.0],
+                       [0.25, 3.0, 1.5] if role == "e10" else [1.0, 2.0, 0.5]).arrays,
+                    {"clip_eps": 0.2, "vf_coef": vf, "ent_coef": ent},
+                    f"edge: vf_coef = {vf:g}, ent_coef = {ent:g}" + (", other entropy" if role == "e10" else
+                                                                     ", other values" if role == "v01" else ""),
+                    relation=("coefficients", role))
+            for role, (vf, ent) in COEF_ROLES.items()]
 
     def reference_loss(self, t: dict, hyper: dict):
         from checker.reference import policy_loss, total_loss, value_loss
@@ -186,10 +219,8 @@ class TotalLossSpec(LossSpec):
                   "-mean(min(r A, clip(r, 1 - eps, 1 + eps) A)); expected {expected}, got {got}.",
                   applies=lambda ex: ex.hyper.get("vf_coef") == 0 and ex.hyper.get("ent_coef") == 0, fields=("loss",)),
             Check("coefficients", "vf_coef and ent_coef are applied to the right terms",
-                  "With vf_coef = {vf_coef} and ent_coef = {ent_coef} the total must be policy + vf_coef * value - "
-                  "ent_coef * mean(entropy); expected {expected}, got {got}.",
-                  applies=lambda ex: (ex.hyper.get("vf_coef", 0.5), ex.hyper.get("ent_coef", 0.01)) not in
-                  ((0.5, 0.01), (0.0, 0.0)), fields=("loss",)),
+                  "The total is policy + vf_coef * value - ent_coef * entropy term, so each coefficient scales "
+                  "its own term: {detail}.", relation="coefficients", compare=_coefficients),
             Check("defaults", "defaults clip_eps 0.2, vf_coef 0.5, ent_coef 0.01",
                   "Called without the hyperparameters your function must behave as with clip_eps = 0.2, "
                   "vf_coef = 0.5 and ent_coef = 0.01 passed: {detail}.",
