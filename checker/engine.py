@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -61,7 +62,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         return grade(source, drill_id, framework, runner=run, limits=limits, filename=filename)
     spec = spec_for(d.base or d.id)
     examples = list(examples_for(spec.drill_id, framework, seed))
-    calls = [spec.to_call(ex, framework) for ex in examples]
+    calls = _calls_for(spec.drill_id, framework, seed)
     kwargs = {"filename": filename}
     if limits is not None:
         kwargs["limits"] = limits
@@ -82,7 +83,8 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
 
     results = {r.index: r for r in result.results}
     expected = dict(enumerate(expected_for(spec.drill_id, framework, seed)))
-    checks, failures = evaluate(spec, framework, examples, results, expected)
+    checks, failures = evaluate(spec, framework, examples, results, expected,
+                                plan=_plan_for(spec.drill_id, framework, seed))
     if result.error is not None:
         report.error = _error(result.error, examples)
 
@@ -111,17 +113,60 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
 
 # ---- evaluation ------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=64)
+def _calls_for(drill_id: str, framework: str, seed: int) -> list:
+    """The sandbox calls of a seed's examples, built once: the sandbox's child gets its own copy of them
+    (a fork), and the catalogue copies its inputs, so nothing mutates them here."""
+    from checker.inputs import examples_for
+
+    spec = spec_for(drill_id)
+    return [spec.to_call(ex, framework) for ex in examples_for(drill_id, framework, seed)]
+
+
+@dataclass
+class _Planned:
+    """What evaluating one example needs besides the answer's result, computed once per seed: the checks
+    that apply, the kinks, the reference's fields (outputs, "grad:" and "nograd:")."""
+    checks: list
+    kinks: dict
+    exp_all: dict
+
+
+@lru_cache(maxsize=64)
+def _plan_for(drill_id: str, framework: str, seed: int) -> tuple:
+    from checker.inputs import examples_for, expected_for
+
+    spec = spec_for(drill_id)
+    checks = all_checks(spec, framework)
+    return tuple(_planned(spec, framework, checks, ex, exp)
+                 for ex, exp in zip(examples_for(drill_id, framework, seed), expected_for(drill_id, framework, seed)))
+
+
+def _planned(spec, framework, checks, ex, exp) -> _Planned:
+    if ex.invalid is not None:
+        return _Planned([], {}, {})
+    kinks = spec.kinks(ex) if framework == "torch" else {}
+    exp_all = dict(exp.outputs)
+    for name, g in exp.grads.items():
+        exp_all[f"grad:{name}"] = g
+        exp_all[f"nograd:{name}"] = None
+    applicable = [c for c in checks if not (c.id in dict(OUTPUT_CHECKS) or c.id == "input-contract"
+                                            or c.relation is not None) and c.applies(ex)]
+    return _Planned(applicable, kinks, exp_all)
+
+
 def all_checks(spec: DrillSpec, framework: str) -> list[Check]:
     out = [Check(cid, title, "{detail}", custom=lambda ex, got: None) for cid, title in OUTPUT_CHECKS]
     return out + [c for c in spec.checks() if framework in c.frameworks]
 
 
-def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tuple[list[Check], dict]:
+def evaluate(spec: DrillSpec, framework: str, examples, results, expected, plan=None) -> tuple[list[Check], dict]:
     """Every check over every example that ran; returns (checks that apply, failures by check id).
 
     Gradients are not compared where the loss has a kink or a tie (`spec.kinks`): every subgradient is
     right there. Relation (metamorphic) checks compare the answer with itself across the examples of one
-    relation, once all of them ran."""
+    relation, once all of them ran. `plan`: what `_plan_for` precomputed for these examples (else
+    computed here)."""
     checks = all_checks(spec, framework)
     failures: dict[str, list[Failure]] = {}
     applied: set[str] = set()
@@ -151,7 +196,8 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
         nonfinite = _nonfinite(got, exp)
         if nonfinite:
             failures.setdefault("output-nonfinite", []).append(Failure(i, ex, nonfinite, "", got))
-        kinks = spec.kinks(ex) if framework == "torch" else {}
+        planned = plan[i] if plan is not None else _planned(spec, framework, checks, ex, exp)
+        kinks = planned.kinks
         got_all = dict(got)
         for name, g in (r.grads or {}).items():
             e = exp.grads.get(name)
@@ -159,17 +205,11 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected) -> tu
                 g = np.where(kinks[name], e, g)  # off the kinks only
             got_all[f"grad:{name}"] = g
             got_all[f"nograd:{name}"] = None if g is None or not np.any(g) else g
-        exp_all = dict(exp.outputs)
-        for name, g in exp.grads.items():
-            exp_all[f"grad:{name}"] = g
-            exp_all[f"nograd:{name}"] = None
+        exp_all = planned.exp_all
         if ex.relation is not None:
             by_relation.setdefault(ex.relation[0], {})[ex.relation[1]] = (i, ex, got_all)
         field_mismatch: dict[str, Mismatch | None] = {}  # each output compared once, whatever the checks
-        for c in checks:
-            if c.id in dict(OUTPUT_CHECKS) or c.id == "input-contract" or c.relation is not None \
-                    or not c.applies(ex):
-                continue
+        for c in planned.checks:
             applied.add(c.id)
             if c.custom is not None:
                 detail = c.custom(ex, got)

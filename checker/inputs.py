@@ -118,6 +118,7 @@ def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ..
     return tuple(drawn[:n])
 
 
+@lru_cache(maxsize=64)
 def examples_for(drill_id: str, framework: str, seed: int = 0) -> tuple[Example, ...]:
     """Edge cases first (they make the best counterexamples), then the drawn examples."""
     spec = spec_for(drill_id)
