@@ -1,4 +1,4 @@
-# expect: actor-advantages-normalised
+# expect: actor-advantages-normalised actor-mask-multiplied
 # framework: torch
 # style: OpenRLHF masked_mean(dim) with a float action_mask; OpenRLHF global normalisation, population variance, rsqrt(clamp(var, 1e-8))
 import math

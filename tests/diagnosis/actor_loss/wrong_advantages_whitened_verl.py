@@ -1,4 +1,4 @@
-# expect: actor-advantages-normalised
+# expect: actor-advantages-normalised actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; verl masked_whiten on the advantages (Bessel-corrected)
 import math

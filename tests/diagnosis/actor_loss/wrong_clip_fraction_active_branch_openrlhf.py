@@ -1,4 +1,4 @@
-# expect: clip-fraction-active-branch
+# expect: clip-fraction-active-branch actor-mask-multiplied
 # framework: torch
 # style: OpenRLHF masked_mean(dim) with a float action_mask; OpenRLHF clip_ratio = masked_mean(surr2 < surr1)
 import math

@@ -1,4 +1,4 @@
-# expect: clip-fraction-active-branch
+# expect: clip-fraction-active-branch actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; verl pg_clipfrac = masked_mean(pg_losses2 > pg_losses1)
 import math

@@ -1,4 +1,4 @@
-# expect: clip-fraction-one-sided
+# expect: clip-fraction-one-sided actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; counts ratio > 1 + eps only
 import math

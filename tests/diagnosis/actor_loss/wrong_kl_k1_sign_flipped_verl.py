@@ -1,4 +1,4 @@
-# expect: kl-wrong-estimator
+# expect: kl-wrong-estimator actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; k1 with new - old (verl's ppo_kl sign)
 import math

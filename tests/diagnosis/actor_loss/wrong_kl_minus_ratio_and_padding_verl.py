@@ -1,4 +1,4 @@
-# expect: kl-minus-ratio-mean metrics-include-padding
+# expect: kl-minus-ratio-mean metrics-include-padding actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; -mean(ratio) and clip fraction over every position
 import math

@@ -1,4 +1,4 @@
-# expect: kl-minus-ratio-mean
+# expect: kl-minus-ratio-mean actor-mask-multiplied
 # framework: torch
 # style: OpenRLHF masked_mean(dim) with a float action_mask; OpenRLHF's pre-fix ppo_kl = masked_mean(-ratio)
 import math

@@ -1,4 +1,4 @@
-# expect: mask-ignored
+# expect: mask-ignored actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; token_mean forgets the mask, sequence_mean keeps it
 import math

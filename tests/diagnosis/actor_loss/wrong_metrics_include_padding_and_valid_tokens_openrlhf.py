@@ -1,4 +1,4 @@
-# expect: metrics-include-padding
+# expect: metrics-include-padding actor-mask-multiplied
 # expect-unnamed: valid_tokens counts padding positions too
 # framework: torch
 # style: OpenRLHF masked_mean(dim) with a float action_mask; metrics with mask None and valid_tokens counting every position

@@ -1,4 +1,4 @@
-# expect: metrics-include-padding
+# expect: metrics-include-padding actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; torch .mean() on the metrics
 import math

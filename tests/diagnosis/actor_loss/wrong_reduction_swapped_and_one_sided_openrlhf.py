@@ -1,4 +1,4 @@
-# expect: reduction-swapped clip-fraction-one-sided
+# expect: reduction-swapped clip-fraction-one-sided actor-mask-multiplied
 # framework: torch
 # style: OpenRLHF masked_mean(dim) with a float action_mask; swapped reductions and clip fraction counting ratio > 1 + eps only
 import math

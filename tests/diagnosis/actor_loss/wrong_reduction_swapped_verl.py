@@ -1,4 +1,4 @@
-# expect: reduction-swapped
+# expect: reduction-swapped actor-mask-multiplied
 # framework: torch
 # style: verl masked_mean helpers, float mask; branch bodies exchanged
 import math
