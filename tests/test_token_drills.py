@@ -35,7 +35,7 @@ PITFALLS = {  # id -> (base drill, planted mistake)
     "fix-advantage-normalisation": ("masked_whiten", "whiten-stats-over-padding"),
     "fix-value-detach": ("value_loss", "grad-into-old-values"),
 }
-NUMPY_TOO = {"token_kl", "kl_reward", "token_gae", "masked_whiten"}
+NUMPY_TOO = {"token_logprobs", "token_kl", "kl_reward", "token_gae", "masked_whiten"}
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
 FORBIDDEN = re.compile(r"\b(seed|chapter|lesson)\b|本章|章节", re.I)
 DECK = ROOT / "cards" / "decks" / "token-level.yaml"
