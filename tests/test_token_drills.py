@@ -176,6 +176,11 @@ def test_token_logprobs_worked_example():
     np.testing.assert_allclose(h.numpy(), [[0.9753, 0.6656, 0.0], [0.9753, 0.0, 0.0]], atol=5e-5)
     _in_prompts("token_logprobs", lp.numpy())
     _in_prompts("token_logprobs", h.numpy())
+    drill, namespace = get_drill("token_logprobs"), {}
+    exec(compile(drill.solution("numpy"), str(drill.solution_path("numpy")), "exec"), namespace)  # noqa: S102
+    np_lp, np_h = namespace["token_logprobs"](np.array(WORKED_LOGITS), np.array(WORKED_IDS), np.array(WORKED_MASK))
+    np.testing.assert_allclose(np_lp, lp.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np_h, h.numpy(), rtol=1e-12)
 
 
 def test_token_kl_worked_example():
