@@ -24,7 +24,7 @@ NEW_DRILLS = {  # id -> (frameworks, target minutes, the primary source the prom
     "bt_loss": (("numpy", "torch"), 5, "Ouyang et al. 2022"),
     "dpo_loss": (("torch",), 10, "Rafailov et al. 2023"),
     "rloo": (("numpy", "torch"), 5, "Ahmadian et al. 2024"),
-    "trajectory_is": (("numpy", "torch"), 10, "Kong 1992"),
+    "trajectory_is": (("numpy", "torch"), 10, "Kish 1965"),
     "kl_penalty": (("torch",), 8, "Schulman et al. 2017"),
 }
 # Where we could not confirm the equation number in the primary source, the prompt names the source and
