@@ -291,6 +291,25 @@ def test_token_logprobs_keeps_float32_and_large_logits_finite():
     assert abs(lp[0, 0].item() - (-803.0 - np.log1p(np.exp(-3.0)))) < 1e-3
 
 
+def test_the_shift_cards_numbers_and_numpy_code_are_those_of_the_drill():
+    deck = {c["id"]: c for c in yaml.safe_load(DECK.read_text(encoding="utf-8"))["cards"]}
+    logits, ids, mask = t64([WORKED_ROW0_LOGITS]), torch.tensor([[2, 0, 1, 0]]), torch.tensor([[False, True, True, False]])
+    back = deck["tok-logprob-shift-numbers"]["back"]
+    for fn in (solution("token_logprobs"), mistake("token_logprobs", "logprob-no-shift"),
+               mistake("token_logprobs", "logprob-mask-not-shifted")):
+        lp, _ = fn(logits, ids, mask)
+        assert "[" + ", ".join(f"{x:.4f}" if x else "0.0" for x in lp[0].tolist()) + "]" in back
+    code = re.search(r"```python\n(.*?)```", deck["tok-log-softmax-numpy"]["back"], re.S).group(1)
+    big = np.array([[[0.0, -800.0, 3.0], [np.nan, np.inf, 1.0]]])
+    namespace = {"np": np, "logits": big, "input_ids": np.array([[0, 1]]), "response_mask": np.array([[False, True]])}
+    exec(code, namespace)  # noqa: S102
+    assert namespace["log_probs"].shape == (1, 1)
+    assert namespace["log_probs"][0, 0] == pytest.approx(-803.0 - np.log1p(np.exp(-3.0)))
+
+
+WORKED_ROW0_LOGITS = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0], [3.0, 0.0, 0.0]]
+
+
 def test_masked_whiten_handles_a_single_valid_token_and_constant_batches():
     fn = solution("masked_whiten")
     one = fn(t64([[4.0, float("nan")]]), torch.tensor([[True, False]]))
