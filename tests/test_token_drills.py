@@ -293,7 +293,8 @@ def test_token_logprobs_keeps_float32_and_large_logits_finite():
 
 def test_the_shift_cards_numbers_and_numpy_code_are_those_of_the_drill():
     deck = {c["id"]: c for c in yaml.safe_load(DECK.read_text(encoding="utf-8"))["cards"]}
-    logits, ids, mask = t64([WORKED_ROW0_LOGITS]), torch.tensor([[2, 0, 1, 0]]), torch.tensor([[False, True, True, False]])
+    logits, ids = t64([WORKED_ROW0_LOGITS]), torch.tensor([[2, 0, 1, 0]])
+    mask = torch.tensor([[False, True, True, False]])
     back = deck["tok-logprob-shift-numbers"]["back"]
     for fn in (solution("token_logprobs"), mistake("token_logprobs", "logprob-no-shift"),
                mistake("token_logprobs", "logprob-mask-not-shifted")):
