@@ -1,0 +1,47 @@
+"""Checks test the answer's own property: a mistake elsewhere does not fail a relation the answer keeps,
+and a value check never calls an inf close to a finite number."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checker.engine import check
+from checker.specs.base import close, relation_same_on
+from drills import get_drill
+
+
+def _failed(drill: str, mistake: str, framework: str) -> set[str]:
+    m = next(x for x in get_drill(drill).mistakes if x.id == mistake)
+    report = check(m.source(framework), drill, framework, shrink_failure=False)
+    assert not report.passed and mistake in report.mistake_ids, report.render()
+    return {c.id for c in report.checks if not c.passed}
+
+
+@pytest.mark.parametrize("drill, mistake", [("policy_loss", "ratio-inverted"), ("value_loss", "value-abs-error")])
+def test_a_band_that_follows_clip_eps_passes_the_band_check_whatever_else_is_wrong(drill, mistake):
+    assert "clip-eps" not in _failed(drill, mistake, "numpy")
+
+
+@pytest.mark.parametrize("drill, mistake", [("policy_loss", "clip-eps-ignored"), ("policy_loss", "policy-no-clip")])
+def test_a_band_that_ignores_clip_eps_fails_it(drill, mistake):
+    assert "clip-eps" in _failed(drill, mistake, "numpy")
+
+
+@pytest.mark.parametrize("drill, mistake", [("token_kl", "kl-direction-swapped"), ("kl_reward", "reward-kl-sign")])
+def test_a_formula_mistake_keeps_the_padding_and_defaults_relations(drill, mistake):
+    assert not {"padding-ignored", "defaults"} & _failed(drill, mistake, "numpy")
+
+
+def test_inf_is_close_only_to_the_same_inf():
+    assert not close(np.asarray(np.inf), np.asarray(1000.0)).any()
+    assert not close(np.asarray(1000.0), np.asarray(np.inf)).any()
+    assert close(np.asarray([np.inf, -np.inf, np.nan]), np.asarray([np.inf, -np.inf, np.nan])).all()
+    assert not close(np.asarray(np.inf), np.asarray(-np.inf)).any()
+
+
+def test_relation_same_on_names_the_role_and_element_that_differ():
+    compare = relation_same_on("as-given", ("kl",), "with the padding as given")
+    same = {"kl": np.array([[1.0, 2.0]])}
+    assert compare({"as-given": same, "nan": {"kl": np.array([[1.0, 2.0]])}}) is None
+    detail = compare({"as-given": same, "nan": {"kl": np.array([[1.0, np.nan]])}})
+    assert "kl at 0, 1" in detail and "with nan padding" in detail
