@@ -269,13 +269,30 @@ def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source,
         calls = [spec.to_call(c, framework) for c in candidates]
         result = run(source, spec.function, calls, **kwargs)
         results = {r.index: r for r in result.results}
-        expected = {i: spec.reference(c, framework) for i, c in enumerate(candidates)}
+        expected = {i: _reference_of(spec, framework, c) for i, c in enumerate(candidates)}
         _, failures = evaluate(spec, framework, candidates, results, expected)
         still = failures.get(check.id, [])
         if not still:
             break
         best = min(still, key=lambda f: f.example.size())
     return best
+
+
+_REFERENCES: dict = {}  # (drill, framework, example content) -> Expected, for the shrinking candidates
+
+
+def _reference_of(spec: DrillSpec, framework: str, ex: Example) -> Expected:
+    """The reference on a shrinking candidate, computed once: the same failure shrinks through the same
+    candidates every time the answer is checked again (watch mode, the app's Run key)."""
+    from checker.catalogue import example_key
+
+    key = (spec.drill_id, framework, example_key(ex))
+    exp = _REFERENCES.get(key)
+    if exp is None:
+        if len(_REFERENCES) > 4096:
+            _REFERENCES.clear()
+        exp = _REFERENCES[key] = spec.reference(ex, framework)
+    return exp
 
 
 # ---- wording --------------------------------------------------------------------------------------
