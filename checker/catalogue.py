@@ -46,6 +46,7 @@ class Variant:
     parts: tuple["Variant", ...] = ()
     results: dict = field(default_factory=dict)  # example key -> CallResult
     views: dict = field(default_factory=dict)    # example key -> {field: array | None} | None
+    is_ref: dict = field(default_factory=dict)   # (example key, field) -> the variant equals the reference there
 
 
 @dataclass
@@ -244,15 +245,17 @@ class _Run:
         self.usable = [i for i, ex in enumerate(examples)
                        if ex.invalid is None and i in candidate_results and expected[i].error is None]
         self.keys = {i: example_key(examples[i]) for i in self.usable}
-        self.kinks = {i: spec.kinks(examples[i]) if framework == "torch" else {} for i in self.usable}
+        static = {i: _static(spec, framework, self.keys[i], examples[i], expected[i]) for i in self.usable}
+        self.kinks = {i: static[i][0] for i in self.usable}
         self.cand = {i: behaviour(spec, candidate_results[i], examples[i], framework, self.kinks[i])
                      for i in self.usable}
-        self.ref = {i: _reference_behaviour(spec, expected[i], examples[i], framework) for i in self.usable}
+        self.ref = {i: static[i][1] for i in self.usable}
         self.axes = [a for a in spec.axes(framework)]
-        self.axis_examples = {a.id: [i for i in self.usable if a.applies(examples[i])
-                                     and (a.field in self.ref[i])] for a in self.axes}
+        self.axis_examples = {a.id: [i for i in self.usable if a.field in self.ref[i]
+                                     and _applies(spec, framework, a, self.keys[i], examples[i])] for a in self.axes}
         self.axis_examples = {k: v for k, v in self.axis_examples.items() if v}
         self.axes = [a for a in self.axes if a.id in self.axis_examples]
+        self._cand_is_ref: dict[tuple[int, str], bool] = {}
 
     def value(self, view: dict | None, f: str):
         return "<raised>" if view is None else view.get(f, "<missing>")
@@ -295,8 +298,25 @@ class _Run:
                 out[f] = _support(out.get("grad:" + f[7:]))
         return out
 
+    def cand_is_ref(self, i: int, f: str) -> bool:
+        """The answer equals the reference on field `f` of example `i` (asked many times per diagnosis)."""
+        key = (i, f)
+        hit = self._cand_is_ref.get(key)
+        if hit is None:
+            hit = self._cand_is_ref[key] = self.equal(self.cand[i], self.ref[i], f)
+        return hit
+
+    def var_is_ref(self, v: Variant, i: int, f: str) -> bool:
+        """Variant `v` equals the reference on field `f` of example `i` (kept on the variant, so a warm
+        worker compares a variant with the reference once per example)."""
+        key = (self.keys[i], f)
+        hit = v.is_ref.get(key)
+        if hit is None:
+            hit = v.is_ref[key] = self.equal(self.view(v, i), self.ref[i], f)
+        return hit
+
     def differs(self, axis) -> bool:
-        return any(not self.equal(self.cand[i], self.ref[i], axis.field) for i in self.axis_examples[axis.id])
+        return any(not self.cand_is_ref(i, axis.field) for i in self.axis_examples[axis.id])
 
     def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
         """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
@@ -311,7 +331,7 @@ class _Run:
                 if not self.equal(vi, self.cand[i], axis.field):
                     seen = set()
                     break
-                if not self.equal(vi, self.ref[i], axis.field):
+                if not self.var_is_ref(v, i, axis.field):
                     seen.add(i)
             if seen:
                 explained.add(axis.id)
@@ -321,9 +341,35 @@ class _Run:
         groups = {a.group or a.id for a in self.axes if a.id in explained}
         for axis in self.axes:
             if (axis.group or axis.id) in groups and axis.id not in differing:
-                if any(not self.equal(self.view(v, i), self.ref[i], axis.field) for i in self.axis_examples[axis.id]):
+                if any(not self.var_is_ref(v, i, axis.field) for i in self.axis_examples[axis.id]):
                     return None  # the variant changes this part of the behaviour; the answer does not
         return explained
+
+
+_STATIC: dict = {}   # (drill, framework, example key) -> (kinks, the reference's fields)
+_APPLIES: dict = {}  # (drill, framework, axis id, example key) -> the axis applies to the example
+
+
+def _static(spec, framework, key, example, expected) -> tuple:
+    """What the diagnosis needs from the reference on one example, computed once per example content."""
+    k = (spec.drill_id, framework, key)
+    hit = _STATIC.get(k)
+    if hit is None:
+        if len(_STATIC) > 8192:
+            _STATIC.clear()
+        kinks = spec.kinks(example) if framework == "torch" else {}
+        hit = _STATIC[k] = (kinks, _reference_behaviour(spec, expected, example, framework))
+    return hit
+
+
+def _applies(spec, framework, axis, key, example) -> bool:
+    k = (spec.drill_id, framework, axis.id, key)
+    hit = _APPLIES.get(k)
+    if hit is None:
+        if len(_APPLIES) > 65536:
+            _APPLIES.clear()
+        hit = _APPLIES[k] = bool(axis.applies(example))
+    return hit
 
 
 def diagnose(spec, framework: str, examples, calls, candidate_results, expected) -> Explanation:
@@ -335,7 +381,7 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
     run = _Run(spec, framework, examples, calls, candidate_results, expected)
     titles = {a.id: a.title for a in run.axes}
     differing = {a.id for a in run.axes if run.differs(a)}
-    run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.equal(run.cand[i], run.ref[i], a.field))
+    run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.cand_is_ref(i, a.field))
                    for a in run.axes}
     if not differing:
         return Explanation([], [])
@@ -375,8 +421,8 @@ def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
         ok = True
         for axis in run.axes:
             for i in run.ordered[axis.id][::-1]:  # where the answer equals the reference first
-                if run.equal(run.cand[i], run.ref[i], axis.field):
-                    if not run.equal(run.view(v, i), run.ref[i], axis.field):
+                if run.cand_is_ref(i, axis.field):
+                    if not run.var_is_ref(v, i, axis.field):
                         ok = False
                         break
                 else:
