@@ -1,4 +1,6 @@
-# expect: right
+# expect:
+# expect-unnamed: relu(-x) + log1p(exp(-|x|)) has the right value but autograd gives gradient 0 at a zero gap
+#   (relu'(0) = 0 and d|x|/dx = 0 there), where the true gradient of softplus(-x) is -1/2
 # framework: torch
 # style: relu(-x) + log1p(exp(-|x|)) written out in torch
 import torch
