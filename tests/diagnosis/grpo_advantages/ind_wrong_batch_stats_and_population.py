@@ -1,4 +1,5 @@
 # expect: grpo-batch-stats grpo-population-std
+# known-unnamed: batch stats with singleton groups at 0 plus the population std; the pair is built from the canonical forms only
 # framework: numpy
 # style: NumPy "normalise the rewards" in one line, np.std default
 import numpy as np

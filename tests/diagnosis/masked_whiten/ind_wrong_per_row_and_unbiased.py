@@ -1,4 +1,5 @@
 # expect: whiten-per-row whiten-unbiased-variance
+# known-unnamed: per-row Bessel variance guarded to 0 on single-token rows; the derived pair gives NaN there
 # framework: torch
 # style: per row, torch.var default (unbiased) guarded for single tokens
 import torch
