@@ -28,6 +28,8 @@ def ppo_update(problem, theta, phi, obs, actions, advantages, returns, minibatch
             _, g_theta, g_phi = problem.loss_and_grad(theta, phi, obs[idx], actions[idx], old_logp[idx],
                                                       old_values[idx], mb_adv, returns[idx], clip_eps)
 
+            norm = np.sqrt(np.sum(g_theta ** 2) + np.sum(g_phi ** 2))
+            scale = min(1.0, max_grad_norm / (norm + 1e-6))
             theta = theta - lr * g_theta
             phi = phi - lr * g_phi
 
