@@ -119,16 +119,31 @@ def test_numpy_gradient_equals_autograd():
         adv, ret = rng.normal(size=n), rng.normal(size=n)
         loss, gt, gp = NUMPY_PROBLEM.loss_and_grad(th, ph, obs, act, old, old_v, adv, ret, 0.2)
         tt, tp = torch.tensor(th, requires_grad=True), torch.tensor(ph, requires_grad=True)
-        tl = TORCH_PROBLEM.loss(tt, tp, *(torch.tensor(x) for x in (obs, act, old, old_v, adv, ret)), 0.2)
+        data = [torch.tensor(x) for x in (obs, act, old, old_v, adv, ret)]
+        tl = TORCH_PROBLEM.loss_autograd(tt, tp, *data, 0.2)
         tl.backward()
         assert float(tl.detach()) == pytest.approx(loss, abs=1e-12)
         np.testing.assert_allclose(tt.grad.numpy(), gt, atol=1e-12)
         np.testing.assert_allclose(tp.grad.numpy(), gp, atol=1e-12)
+        # the loss the answers get: the same value, and backward gives the same gradients, scaled by upstream
+        t2, p2 = torch.tensor(th, requires_grad=True), torch.tensor(ph, requires_grad=True)
+        closed = TORCH_PROBLEM.loss(t2, p2, *data, 0.2)
+        (3.0 * closed).backward()
+        assert float(closed.detach()) == pytest.approx(loss, abs=1e-12) and closed.dim() == 0
+        np.testing.assert_allclose(t2.grad.numpy(), 3.0 * gt, atol=1e-12)
+        np.testing.assert_allclose(p2.grad.numpy(), 3.0 * gp, atol=1e-12)
 
 
 def test_problem_objects_hold_no_state():
     for p in (NUMPY_PROBLEM, TORCH_PROBLEM):
         assert vars(p) == {}
+    with torch.no_grad():  # under no_grad the loss is a plain number, as a torch expression would be
+        z = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)
+        loss = TORCH_PROBLEM.loss(z, torch.zeros(2, dtype=torch.float64, requires_grad=True), torch.ones(2, 2,
+                                  dtype=torch.float64), torch.tensor([0, 1]), torch.zeros(2, dtype=torch.float64),
+                                  torch.zeros(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64),
+                                  torch.ones(2, dtype=torch.float64), 0.2)
+        assert not loss.requires_grad
 
 
 def test_examples_are_built_as_the_spec_says():
