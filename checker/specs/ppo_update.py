@@ -399,6 +399,10 @@ def _warm_torch_optim() -> None:
         torch.nn.utils.clip_grad_norm_([p], 1.0)
         torch.nn.utils.clip_grad_value_([p], 1.0)
         opt.step()
+    theta = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)  # the problem's loss Function, made here
+    f = torch.zeros(2, dtype=torch.float64)
+    TORCH_PROBLEM.loss(theta, f.clone().requires_grad_(True), torch.eye(2, dtype=torch.float64), torch.tensor([0, 1]),
+                       f, f, f + 1.0, f, 0.2).backward()
     _warmed = True
 
 
