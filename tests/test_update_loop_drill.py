@@ -214,3 +214,17 @@ def test_corpus_covers_every_mistake_three_times():
     assert rights >= 8
     for m in get_drill("ppo_update").mistakes:
         assert counts.get(m.id, 0) >= 3, (m.id, counts.get(m.id, 0))
+
+
+@pytest.mark.parametrize("fw", ["numpy", "torch"])
+def test_the_fix_prompts_claims_hold(fw):
+    """The parameters move, every epoch reports approx KL 0 and clip fraction 0, and target_kl never stops
+    the loop; the model answer stops where the prompt of the core drill says."""
+    d = get_drill("fix-old-logp-in-loop")
+    bad = load_function(d.starter(fw), "ppo_update", "<fix starter>")
+    arrays = worked_arrays()
+    theta, _, history = _run(bad, fw, arrays, target_kl=1e-9)
+    assert len(history) == len(arrays["minibatches"])
+    assert all(h["approx_kl"] == 0.0 and h["clip_frac"] == 0.0 for h in history)
+    assert np.abs(theta - arrays["theta"]).max() > 0.01
+    assert len(_run(_solution(fw), fw, arrays, target_kl=1e-9)[2]) == 1
