@@ -24,7 +24,7 @@ CORPUS = Path(__file__).parent / "diagnosis" / "ppo_update"
 REQUIRED_MISTAKES = {"old-logp-in-loop", "loop-no-early-stop", "loop-stop-per-minibatch", "loop-stats-not-reset",
                      "loop-no-grad-clip", "loop-whiten-per-minibatch", "loop-old-values-in-loop",
                      "loop-order-ignored", "loop-grad-not-zeroed", "loop-stop-last-minibatch-kl", "loop-kl-k1",
-                     "loop-clipfrac-active-branch"}
+                     "loop-clipfrac-active-branch", "loop-grad-clip-per-tensor"}
 POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程",
                                   re.IGNORECASE)
 
