@@ -32,7 +32,7 @@ WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", 
          "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch",
          "token_logprobs": "logprob-no-shift", "token_kl": "kl-direction-swapped",
          "kl_reward": "reward-score-last-column", "token_gae": "tgae-bootstrap-padding",
-         "masked_whiten": "whiten-stats-over-padding"}
+         "masked_whiten": "whiten-stats-over-padding", "ppo_update": "old-logp-in-loop"}
 # the warm baseline: one sandboxed run that stops at once (an answer that does not compile: fork, confine,
 # report), measured in the same process, so the ratios compare the checks with the fixed cost of isolation
 BASELINE_SOURCE = "def ppo_policy_loss(\n"
