@@ -38,6 +38,8 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         torch = sys.modules.get("torch")
         if torch is not None:
             _keep_one_thread(torch)
+            _eager_only_compiler(torch)
+            _no_distributed_tensors(torch)
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
@@ -76,6 +78,53 @@ def _keep_one_thread(torch) -> None:
 
     torch.set_num_threads = set_num_threads
     torch.set_num_interop_threads = set_num_interop_threads
+
+
+def _eager_only_compiler(torch) -> None:
+    """Stand in for `torch._dynamo` (torch's compiler) when the parent has not loaded it.
+
+    Every `torch.optim` optimiser imports it on its first step, only to call `graph_break()` and
+    `disable(fn)`, which do nothing outside `torch.compile`; importing the real one means opening
+    hundreds of files (the child may open none) and, done in the parent instead, seconds and ~70 MB
+    more for every checker start. This stand-in does exactly what those calls do in eager mode, so an
+    optimiser steps as it would anywhere else; `torch.compile` itself cannot run in the sandbox and
+    says so.
+    """
+    if "torch._dynamo" in sys.modules:
+        return
+    compiler = types.ModuleType("torch._dynamo", "torch's compiler, eager-only in the sandbox")
+
+    def disable(fn=None, recursive=True, *, reason=None, wrapping=True):
+        return (lambda f: f) if fn is None else fn
+
+    def graph_break(msg=""):
+        return None
+
+    def is_compiling():
+        return False
+
+    def __getattr__(name):
+        raise AttributeError(f"torch._dynamo.{name} is not available in the checker's sandbox: "
+                             "torch.compile cannot run there (it needs to open files); run eagerly")
+
+    def compile(*args, **kwargs):
+        raise RuntimeError("torch.compile cannot run in the checker's sandbox (it needs to open files and "
+                           "start compilers); run the function eagerly")
+
+    for fn in (disable, graph_break, is_compiling, __getattr__):
+        compiler.__dict__[fn.__name__] = fn
+    sys.modules["torch._dynamo"] = compiler
+    torch._dynamo = compiler
+    torch.compile = compile
+
+
+def _no_distributed_tensors(torch) -> None:
+    """`torch.testing.assert_close` imports torch.distributed.tensor (~500 modules) on every call, to
+    check whether its arguments are DTensors. Where that module is not loaded no DTensor can exist,
+    so the check is skipped, exactly as on a build without torch.distributed."""
+    comparison = sys.modules.get("torch.testing._comparison")
+    if comparison is not None and "torch.distributed.tensor" not in sys.modules:
+        comparison._HAS_DTENSOR = False
 
 
 def _send(header: dict, blobs=None) -> None:
