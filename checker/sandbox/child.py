@@ -25,9 +25,15 @@ _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough m
                    "Cannot allocate memory", "out of memory")
 
 
-def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=()) -> None:
+_sender = 0  # the pid of the sandbox's child: only it reports (see _send)
+
+
+def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=(),
+               forget=()) -> None:
     """Entry point right after fork. Never returns."""
+    global _sender
     code = 0
+    _sender = os.getpid()
     try:
         t0 = time.perf_counter()
         # Everything inherited from the parent is put out of the collector's reach: a finaliser of
@@ -46,6 +52,8 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
                                       errors="backslashreplace", line_buffering=True)
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         setup_ms = (time.perf_counter() - t0) * 1e3
+        if forget:
+            _forget(*forget, function)
         _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0})
         _run(source, function, calls, filename, preload)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
@@ -127,10 +135,48 @@ def _no_distributed_tensors(torch) -> None:
         comparison._HAS_DTENSOR = False
 
 
+#: What a child that forgets its caller's packages keeps: the sandbox, which runs until the end.
+_KEEP = ("checker.sandbox",)
+
+
+def _forget(wipe, packages, function) -> None:
+    """Make the caller's state unreachable before the answer runs (test files: the grader's list of
+    implementations and the reference core would tell a test which implementation it runs against).
+
+    `wipe()` empties what the caller holds in its own frames; then every module of `packages`
+    (except the sandbox and the module `function` names, `module:attr`) has its lru caches
+    cleared, its namespace emptied (so that functions reached another way, through
+    `object.__subclasses__()` or a stray reference, find empty globals) and is dropped from
+    `sys.modules`. The caller's frames above this one never run again: the child ends in `os._exit`.
+    """
+    wipe()
+    keep = _KEEP + ((function.split(":", 1)[0],) if ":" in function else ())
+    for name, module in list(sys.modules.items()):
+        if name.split(".", 1)[0] not in packages:
+            continue
+        if any(name == k or name.startswith(k + ".") for k in keep):
+            continue
+        namespace = getattr(module, "__dict__", None)
+        if isinstance(namespace, dict):
+            for value in list(namespace.values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear) and hasattr(value, "cache_info"):
+                    clear()
+            namespace.clear()
+        sys.modules.pop(name, None)
+    linecache.clearcache()
+
+
 def _send(header: dict, blobs=None) -> None:
     """Write one frame now. Frames are not batched: when a call hangs or crashes, the parent must
     already hold every earlier result, so that it can say which call failed (batching saved ~2 ms
-    per 200 calls; not worth a wrong "during call N")."""
+    per 200 calls; not worth a wrong "during call N").
+
+    A process the answer forked that returns from `os.fork()` and carries on runs this code too; it
+    ends here instead of writing, so that results come from one process only (the answer could still
+    write its own bytes to the pipe, as it could without forking: see docs/isolation.md)."""
+    if os.getpid() != _sender:
+        os._exit(0)
     write_all(RESULT_FD, pack_frame(header, blobs))
 
 

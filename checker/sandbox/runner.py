@@ -26,12 +26,17 @@ _READ_CHUNK = 1 << 16
 _unreaped: set[int] = set()
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
-                  limits: Limits = Limits(), preload: tuple = ()) -> RunResult:
+                  limits: Limits = Limits(), preload: tuple = (), forget: tuple = ()) -> RunResult:
     """Run `function` from the module `source` in a confined child, once per `Call`, and report.
 
     `preload`: trusted modules `(name, source, filename)` created in the child before the answer runs,
     so that it can import them; with `function` written `module:attr`, that preloaded function is
     called with the answer's module as its first argument (how test files are run).
+
+    `forget`: `(wipe, packages)`: in the child, before the answer runs, `wipe()` is called (the
+    caller empties what it holds that the answer must not read) and every module of `packages`
+    (top-level names) except the sandbox's own is emptied and dropped from `sys.modules`, so that
+    nothing of the caller's stays reachable from the answer but what it was given.
 
     Never raises for anything the answer does; every ending is a `RunResult` (see `SandboxError`
     for the kinds). Blocks for at most about `limits.wall_s` plus cleanup.
@@ -46,7 +51,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child, never returns
         try:
-            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload)
+            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload, forget)
         finally:
             os._exit(99)
     os.close(res_w)
