@@ -266,13 +266,19 @@ def test_killing_the_parent_is_refused():
     os.kill(os.getpid(), 0)  # still here
 
 
-@needs_root
+def skip_if_degraded(result) -> None:
+    """As an ordinary user the protections below come from user namespaces; where the kernel refuses
+    them the sandbox says so in notes, and these guarantees do not hold (docs/isolation.md)."""
+    if result.notes and not ROOT:
+        pytest.skip(f"this machine only allows a degraded sandbox: {result.notes[0]}")
+
+
 def test_fork_loop_stops_at_the_process_limit():
     result = run_hostile("fork_loop.py")
+    skip_if_degraded(result)
     assert result.error.exc_type == "BlockingIOError"
 
 
-@needs_root
 def test_writes_to_home_cwd_and_project_are_refused(tmp_path):
     tmp_path.chmod(0o755)
     targets = [str(Path.home() / "ppo-drill-sandbox-canary"), os.path.join(os.getcwd(), "canary.txt"),
@@ -280,6 +286,7 @@ def test_writes_to_home_cwd_and_project_are_refused(tmp_path):
     victim = tmp_path / "progress.db"
     victim.write_text("a user's progress")
     result = run_hostile("write_files.py", targets + [str(victim)])
+    skip_if_degraded(result)
     outcomes = result.results[0].value
     assert "written" not in outcomes and "unlinked" not in outcomes, outcomes
     for target in targets[:3]:
