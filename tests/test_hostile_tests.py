@@ -2,7 +2,7 @@
 pass they did not earn by telling the implementations apart some other way than by what they
 compute: the grader's frames, its cached implementations found through the garbage collector, the
 reference core found in memory, timing, object ids and names, counting library calls after
-monkeypatching numpy, a mark shared between runs, and a fork whose copy reports instead of the
+monkeypatching numpy or torch, a mark shared between runs, and a fork whose copy reports instead of the
 original. None may pass.
 
 They are graded as the app's warm checker worker grades them: with the reference core and a
@@ -11,6 +11,7 @@ at start-up), so whatever an oracle in memory could give a test file is there to
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from checker.testwriting.implementations import implementations
 HOSTILE = Path(__file__).parent / "hostile_tests"
 NEW = ["reads_the_graders_frames", "finds_the_implementations_in_memory", "uses_the_reference_from_memory",
        "tells_them_apart_by_timing", "tells_them_apart_by_ids_and_names", "counts_library_calls",
-       "shares_a_location_between_runs", "forks_and_returns"]
+       "shares_a_location_between_runs", "forks_and_returns", "patches_torch_globally"]
 ROOT = os.geteuid() == 0
 
 
@@ -32,14 +33,19 @@ def warm_worker():
     from checker.catalogue import variants
     from checker.inputs import examples_for, expected_for
 
-    examples_for("gae", "numpy", 0)
-    expected_for("gae", "numpy", 0)
-    variants("gae", "numpy")
-    implementations("test-gae", "numpy")
+    for drill, framework in (("gae", "numpy"), ("policy_loss", "torch")):
+        examples_for(drill, framework, 0)
+        expected_for(drill, framework, 0)
+        variants(drill, framework)
+        implementations(f"test-{drill.replace('_', '-')}", framework)
 
 
 def grade(name: str):
-    return check((HOSTILE / f"{name}.py").read_text(), drill="test-gae", framework="numpy")
+    """Graded for the drill its `# drill: <id> <framework>` line names (test-gae in NumPy if none)."""
+    source = (HOSTILE / f"{name}.py").read_text()
+    head = re.search(r"^# drill: (\S+) (\S+)", source, re.M)
+    drill, framework = head.groups() if head else ("test-gae", "numpy")
+    return check(source, drill=drill, framework=framework)
 
 
 def test_every_hostile_test_file_is_in_this_corpus():
