@@ -19,7 +19,8 @@ def run_app(args: argparse.Namespace) -> int:
 
 def record_cli_check(report, args, source: str) -> None:
     """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
-    (source "cli"). Progress problems never spoil the check's output: one warning line on stderr."""
+    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule). Progress problems
+    never spoil the check's output: one warning line on stderr."""
     from datetime import datetime, timezone
 
     try:
@@ -41,7 +42,8 @@ def record_cli_check(report, args, source: str) -> None:
             record_check(store, drill_id=report.drill, framework=report.framework,
                          passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
                          started_at=now, finished_at=now, elapsed_s=None, target_minutes=target,
-                         code=source, source="cli", tests=report.tests)
+                         code=source, source="cli", tests=report.tests,
+                         preview=bool(getattr(args, "preview", False)))
     except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check
         print(f"ppo-drill: warning: this attempt was not recorded in your progress: {exc}",
               file=sys.stderr)

@@ -6,7 +6,9 @@ Opened with `card_ids`, it reviews exactly those cards (the checker's "review th
 then returns; otherwise it follows the scheduler's due queue, then (on the last day before the
 interview) the study plan's top-up. When nothing is due, `a` practises ahead: a preview of the cards
 with the lowest predicted recall on the interview day, whose ratings are not recorded, so their
-schedules stay as they are (Anki's preview).
+schedules stay as they are (Anki's preview); `w` opens the drill with the lowest recall on the day
+the same way (its checks change no schedule). Previews are only logged
+(`cards.schedule.preview`).
 """
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ class ReviewScreen(Screen):
         Binding("4", "rate(4)", "Easy"),
         Binding("u", "undo", "Undo"),
         Binding("a", "practise_ahead", "Practise ahead"),
+        Binding("w", "drill_ahead", "Drill ahead"),
         Binding("l", "language", "中文/EN"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
@@ -44,6 +47,8 @@ class ReviewScreen(Screen):
         super().__init__()
         self.card_ids = list(card_ids) if card_ids else None
         self.preview_ids: list[str] | None = None  # practising ahead: ratings are not recorded
+        self.topped_up: set[str] = set()  # top-up cards shown in this visit
+        self.drills_previewed: list[str] = []  # drills opened ahead in this visit, not offered again
         self.card = None
         self.revealed = False
         self.done = 0
@@ -74,6 +79,8 @@ class ReviewScreen(Screen):
             return self.card is not None and self.revealed
         if action == "practise_ahead":
             return self.card is None and self.card_ids is None and self.preview_ids is None
+        if action == "drill_ahead":
+            return self.card is None and self.card_ids is None and bool(self._drills_ahead())
         if action == "undo":
             return self.preview_ids is None
         return True
@@ -87,7 +94,12 @@ class ReviewScreen(Screen):
             return self.scheduler.deckset.by_id.get(self.card_ids[0]) if self.card_ids else None
         if self.preview_ids is not None:
             return self.scheduler.deckset.by_id.get(self.preview_ids[0]) if self.preview_ids else None
-        return self.scheduler.next_card() or self.app.session.next_plan_card()
+        card = self.scheduler.next_card()
+        if card is None:  # the plan's last-day top-up, each card once a visit
+            card = self.app.session.next_plan_card(exclude=self.topped_up)
+            if card is not None:
+                self.topped_up.add(card.id)
+        return card
 
     def next_card(self) -> None:
         """Show the next card's front, or say there is nothing (left) to review."""
@@ -120,19 +132,43 @@ class ReviewScreen(Screen):
         return f"Next card due in {format_interval(when - self.scheduler.now())}."
 
     def _ahead_text(self) -> str:
-        if self.card_ids is not None or self.preview_ids is not None:
+        if self.card_ids is not None:
             return ""
-        cards, drills = self.app.session.practise_ahead()
-        if not cards and not drills:
-            return ""
+        when = "on the interview day" if self.app.session.interview_date() else "now"
         text = ""
-        if cards:
-            text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
-                     f"with the lowest predicted recall on the interview day, as a preview (your ratings "
-                     f"are not recorded, so their schedules stay as they are).")
+        if self.preview_ids is None:
+            cards, _ = self.app.session.practise_ahead()
+            if cards:
+                text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
+                         f"with the lowest predicted recall {when}, as a preview (your ratings are not "
+                         f"recorded, so their schedules stay as they are).")
+        drills = self._drills_ahead()
         if drills:
-            text += f"\n\nDrills to practise ahead (dashboard, enter): {', '.join(drills[:5])}."
+            more = f", then {', '.join(drills[1:4])}" if len(drills) > 1 else ""
+            text += (f"\n\nPress **w** to practise ahead on a drill: **{drills[0]}** (lowest recall {when}"
+                     f"{more}), as a preview (its checks do not change its schedule).")
         return text
+
+    def _drills_ahead(self) -> list[str]:
+        if self.app.session is None or self.app.session.store is None:
+            return []
+        return [d for d in self.app.session.practise_ahead()[1] if d not in self.drills_previewed]
+
+    def action_drill_ahead(self) -> None:
+        from tui.screens.workspace import WorkspaceScreen
+
+        if self.card is not None or self.card_ids is not None:
+            return
+        drills = self._drills_ahead()
+        if not drills:
+            self.notify("No drill to practise ahead: every tried drill is due or never tried.")
+            return
+        self.drills_previewed.append(drills[0])
+        self.app.push_screen(WorkspaceScreen(self.app.session.drill(drills[0]), preview=True))
+
+    def on_screen_resume(self) -> None:
+        if self.card is None:
+            self.next_card()
 
     def action_practise_ahead(self) -> None:
         if self.card is not None or self.card_ids is not None or self.preview_ids is not None:
@@ -165,6 +201,8 @@ class ReviewScreen(Screen):
             left = f"{len(self.card_ids)} to review"
         elif self.preview_ids is not None:
             left = f"practising ahead: {len(self.preview_ids)} left, schedules unchanged"
+        elif self.card.id in self.topped_up:
+            left = "plan top-up: below target recall on the interview day"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
             queue = self.scheduler.queue()
@@ -194,7 +232,8 @@ class ReviewScreen(Screen):
             return
         if self.preview_ids is not None:  # a preview: nothing is recorded
             self.done += 1
-            self._last = f"{self.card.id}: {RATING_NAMES[rating]} (preview, not recorded)"
+            self._last = f"{self.card.id}: {RATING_NAMES[rating]} (preview, schedule unchanged)"
+            self.app.session.record_preview("card", self.card.id, rating=rating)
             self.preview_ids.pop(0)
             self.next_card()
             return
