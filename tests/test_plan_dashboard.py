@@ -141,6 +141,55 @@ async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
         assert screen.card is None
         assert app.session.store.fsrs_states("card") == before
         assert len(app.session.store.reviews()) == reviews
+        from cards.schedule.preview import previews
+
+        assert sorted(e["ref"] for e in previews(app.session.store) if e["kind"] == "card") == sorted(ids)
+
+
+async def test_practise_ahead_on_a_drill_is_a_preview(tmp_path):
+    from cards.schedule.preview import previews
+    from cards.schedule.training import record_check
+    from drills import get_drill
+    from tui.screens.workspace import WorkspaceScreen
+
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=30))
+        store.set_setting("new_per_day", 0)
+        for did in ("gae", "value_loss"):
+            record_check(store, drill_id=did, framework="numpy", passed=True, mistakes=[],
+                         started_at=FIXED_START - timedelta(days=1), finished_at=FIXED_START - timedelta(days=1),
+                         elapsed_s=60, target_minutes=10, fuzz=False)
+        before = store.fsrs_states("drill")
+        attempts = len(store.attempts())
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.session.store.set_setting("interview_date", None)  # plain review: the allowance stays 0
+        app.session.scheduler.new_per_day = 0
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is None
+        assert "Press **w** to practise ahead on a drill" in screen.query_one("#review-front").source
+        first = app.session.practise_ahead()[1][0]
+        await pilot.press("w")
+        await pilot.pause()
+        ws = app.screen
+        assert isinstance(ws, WorkspaceScreen) and ws.preview and ws.drill.id == first
+        assert "preview" in str(ws.query_one("#ws-title").render())
+        ws.editor.load_text(get_drill(first).solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert app.session.store.fsrs_states("drill") == before
+        assert len(app.session.store.attempts()) == attempts
+        assert [(e["kind"], e["ref"], e["passed"]) for e in previews(app.session.store)] == [("drill", first, True)]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen  # back on the review screen, which offers the next drill
+        rest = [d for d in app.session.practise_ahead()[1] if d != first]
+        assert f"**{rest[0]}**" in screen.query_one("#review-front").source
 
 
 def _decks():
