@@ -192,6 +192,45 @@ async def test_practise_ahead_on_a_drill_is_a_preview(tmp_path):
         assert f"**{rest[0]}**" in screen.query_one("#review-front").source
 
 
+async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_path):
+    import fsrs
+
+    from cards.plan.interview import TARGET_RECALL, interview_moment, top_up
+
+    data = tmp_path / "data"
+    interview = FIXED_START.date() + timedelta(days=1)
+    with open_store(data) as store:
+        set_interview_date(store, interview)
+        for i, card in enumerate(_decks().cards):  # all studied, none due, weak on the day
+            state = fsrs.Card(card_id=i + 1, state=fsrs.State.Review, stability=1.2, difficulty=6.0,
+                              due=FIXED_START + timedelta(days=1),
+                              last_review=FIXED_START - timedelta(days=1)).to_dict()
+            store.record_review(card.id, 3, FIXED_START - timedelta(days=1), state, state_before=None)
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        low = top_up(app.session.store, app.session.deckset, app.session.drills, app.session.now())[0]
+        assert len(low) == len(_decks().cards)
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == low[0]
+        assert "plan top-up" in str(screen.query_one("#review-meta").render())
+        await pilot.press("space", "3")
+        await pilot.pause()
+        assert screen.card is not None and screen.card.id == low[1]
+        [review] = app.session.store.reviews(since=FIXED_START - timedelta(minutes=1))
+        assert review.card_id == low[0] and review.source == "user"  # a real, early review
+        from cards.schedule.recall import recall_at
+
+        state = app.session.store.fsrs_states("card")[low[0]]
+        assert recall_at(state, interview_moment(interview)) >= TARGET_RECALL
+        await pilot.press("escape")
+        await settle(pilot, app)
+        text = plain(app.screen.query_one(PlanPanel))
+        assert "1 day left" in text and "mock interview" in text and "top-up" in text
+
+
 def _decks():
     from tui.session import shipped_decks
 
