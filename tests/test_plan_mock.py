@@ -108,6 +108,18 @@ def test_followup_data_names_real_concepts():
     assert any(data.what_if_tag in c.tags for c in cards.values())
 
 
+def test_what_if_questions_come_from_every_deck_with_scenario_cards():
+    deckset = load_decks()
+    tagged = [c for c in deckset.cards if "what-if" in c.tags]
+    for card in deckset.cards:  # a scenario question is tagged, whichever deck it is in
+        if "what would you change" in " ".join(card.front.lower().split()):
+            assert "what-if" in card.tags, f"{card.id} asks what you would change: tag it what-if"
+    assert len({c.deck for c in tagged}) > 1
+    drawn = {q.ref for seed in range(80) for q in plan_mock(seed).questions if q.ref in {c.id for c in tagged}}
+    assert {deckset.by_id[c].deck for c in drawn} == {c.deck for c in tagged}, "some decks' what-ifs are never asked"
+    assert len(drawn) >= 0.75 * len(tagged)
+
+
 def test_framework_choice_and_minutes_validation():
     plan = plan_mock(5, 60, framework="torch")
     assert all(i.framework == "torch" for i in plan.drills)
