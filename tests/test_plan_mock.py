@@ -120,6 +120,60 @@ def test_what_if_questions_come_from_every_deck_with_scenario_cards():
     assert len(drawn) >= 0.75 * len(tagged)
 
 
+# the PPO update-loop drills follow-ups are written for; checked as soon as the drills exist
+UPDATE_LOOP_DRILLS = ("ppo_update", "fix-old-logp-in-loop")
+
+
+def test_every_core_and_pitfall_drill_has_followups_on_neighbouring_concepts():
+    deckset = load_decks()
+    drills = [d for d in load_drills() if d.kind in ("core", "pitfall")]
+    ids = {d.id for d in drills}
+    assert len(drills) >= 40 and {d.kind for d in drills} == {"core", "pitfall"}
+    data = load_followups()
+    for drill in drills:
+        stated = stated_cards(drill, deckset)
+        ranked = ranked_followups(drill, deckset)
+        near = [c for rank, c in ranked if rank == 0]
+        assert not stated & {c for _, c in ranked}, f"{drill.id}: a follow-up its prompt or cards answer"
+        assert len(near) >= 4, f"{drill.id}: only {near} next to it; add neighbours in followups.yaml"
+        own = {k for c in drill.cards if c in deckset.by_id for k in deckset.by_id[c].concepts}
+        moved_to = {k for c in near for k in deckset.by_id[c].concepts} - own
+        assert len(moved_to) >= 2, f"{drill.id}: follow-ups stay on one concept {moved_to}"
+        assert own & set(data.neighbours), f"{drill.id}: none of its concepts has neighbours listed"
+    for drill_id in data.stated_by_prompt:
+        assert drill_id in ids or drill_id in UPDATE_LOOP_DRILLS, drill_id
+
+
+@pytest.mark.parametrize("drill_id", [d.id for d in load_drills() if d.kind in ("core", "pitfall")])
+def test_a_mock_on_any_drill_asks_its_neighbours_never_its_own_answers(drill_id):
+    deckset = load_decks()
+    drills = {d.id: d for d in load_drills()}
+    drill = drills[drill_id]
+    # a partner drill on another topic, not easy, so the mock can be drawn with this drill in it
+    partner = next(d for d in drills.values() if d.kind == "core" and d.topic != drill.topic
+                   and d.difficulty != "easy" and d.id != drill_id)
+    plan = plan_mock(7, 60, drills=[drill, partner], deckset=deckset)
+    assert {i.ref for i in plan.drills} == {drill_id, partner.id}
+    ranked = {c: rank for rank, c in ranked_followups(drill, deckset)}
+    stated = stated_cards(drill, deckset) | stated_cards(partner, deckset)
+    after = [q for q in plan.questions if q.drill == drill_id]
+    what_ifs = [q for q in plan.questions if "what-if" in deckset.by_id[q.ref].tags]
+    assert len(what_ifs) == 1 and len({q.ref for q in plan.questions}) == len(plan.questions)
+    assert after, f"no follow-up after {drill_id}"
+    for q in after:
+        assert q.ref not in stated
+        if q not in what_ifs:
+            assert ranked.get(q.ref, 9) <= 1, f"{q.ref} after {drill_id} is not a neighbouring concept"
+    assert any(ranked.get(q.ref) == 0 for q in after)
+
+
+def test_update_loop_drills_have_followups_once_they_exist():
+    deckset = load_decks()
+    present = [d for d in load_drills() if d.id in UPDATE_LOOP_DRILLS]
+    for drill in present:
+        assert len([c for rank, c in ranked_followups(drill, deckset) if rank == 0]) >= 4, drill.id
+
+
 def test_framework_choice_and_minutes_validation():
     plan = plan_mock(5, 60, framework="torch")
     assert all(i.framework == "torch" for i in plan.drills)
