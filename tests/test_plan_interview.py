@@ -171,6 +171,9 @@ def test_plan_command_sets_the_date_and_stats_json_carries_it(capsys, _private_d
     assert main(["stats", "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["plan"]["interview"] == day and stats["plan"]["readiness"]["topics"]
+    same = ("days_left", "today_plan", "today_progress", "readiness", "days", "cannot_promise",
+            "practised_ahead_today")
+    assert {k: stats["plan"][k] for k in same} == {k: data[k] for k in same}  # the same figures
     assert main(["plan", "--clear"]) == 0
     assert "No interview date set" in capsys.readouterr().out
 
@@ -232,6 +235,7 @@ def test_a_preview_attempt_at_a_drill_changes_no_schedule(store, content):
     set_interview_date(store, START.date() + 10 * DAY)
     plan = study_plan(store, deckset, drills, START - 2 * DAY, forecast=False)
     assert all(not t.complete for t in plan.tasks if t.kind == "drill")
+    assert plan.previews_today == (0, 1) and plan.to_json()["practised_ahead_today"] == {"cards": 0, "drills": 1}
 
 
 def test_check_preview_from_the_command_line_changes_no_schedule(_private_data_dir):
