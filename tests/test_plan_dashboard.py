@@ -231,6 +231,23 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         assert "1 day left" in text and "mock interview" in text and "top-up" in text
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path, size):
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() - timedelta(days=2))
+        store.set_setting("new_per_day", 7)
+    app = make_app(data)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        text = plain(panel)
+        assert "plain spaced review" in text and "Readiness now" in text and "days left" not in text
+        assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
+        assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
+        assert _fully_visible(app, panel)
+
+
 def _decks():
     from tui.session import shipped_decks
 
