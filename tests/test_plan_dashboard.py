@@ -136,7 +136,7 @@ async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
         for _ in ids:
             await pilot.press("space")
             labels = [str(b.label) for b in screen.query("RatingBar Button")]
-            assert all("not recorded" in label for label in labels)
+            assert all(label.endswith("· preview") for label in labels)
             await pilot.press("1")
         assert screen.card is None
         assert app.session.store.fsrs_states("card") == before
@@ -177,7 +177,7 @@ async def test_practise_ahead_on_a_drill_is_a_preview(tmp_path):
         await pilot.pause()
         ws = app.screen
         assert isinstance(ws, WorkspaceScreen) and ws.preview and ws.drill.id == first
-        assert "preview" in str(ws.query_one("#ws-title").render())
+        assert "Preview" in str(ws.query_one("#ws-title").render())
         ws.editor.load_text(get_drill(first).solution("numpy"))
         await pilot.press("ctrl+r")
         await settle(pilot, app)

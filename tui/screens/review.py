@@ -200,7 +200,7 @@ class ReviewScreen(Screen):
         if self.card_ids is not None:
             left = f"{len(self.card_ids)} to review"
         elif self.preview_ids is not None:
-            left = f"practising ahead: {len(self.preview_ids)} left, schedules unchanged"
+            left = f"Practising ahead: {len(self.preview_ids)} left, schedules unchanged"
         elif self.card.id in self.topped_up:
             left = "plan top-up: below target recall on the interview day"
         else:
@@ -210,7 +210,10 @@ class ReviewScreen(Screen):
             due = sum(1 for card in queue if card.id in seen)
             left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
-        text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
+        if self.preview_ids is not None:  # the preview first: long deck titles are cut at 80 columns
+            text = f"[b]{escape(left)}[/b] · {escape(self.card.id)} · {escape(deck)}"
+        else:
+            text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
         self.query_one("#review-meta", Static).update(
             text + (f"   [dim]{escape(self._last)}[/dim]" if self._last else ""))
 
@@ -221,7 +224,7 @@ class ReviewScreen(Screen):
         now = self.scheduler.now()
         bar = self.query_one(RatingBar)
         if self.preview_ids is not None:  # no interval: the rating changes nothing
-            bar.show_preview({r: now for r in RATING_NAMES}, now, note="not recorded")
+            bar.show_preview({r: now for r in RATING_NAMES}, now, note="preview")
         else:
             bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
         self._show(back=True)

@@ -68,9 +68,11 @@ class WorkspaceScreen(CheckRunner, Screen):
         d = self.drill
         yield Header()
         with Horizontal(id="ws-bar"):
-            ahead = "  [yellow]practising ahead: a preview, schedule unchanged[/yellow]" if self.preview else ""
-            yield Static(f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]"
-                         f"{ahead}", id="ws-title")
+            if self.preview:  # first, so 80 columns show it: this drill's checks change no schedule
+                title = f"[b yellow]Preview[/b yellow] [b]{escape(d.title)}[/b]  [dim]target {d.target_minutes} min[/dim]"
+            else:
+                title = f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]"
+            yield Static(title, id="ws-title")
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
             self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
@@ -109,6 +111,8 @@ class WorkspaceScreen(CheckRunner, Screen):
     def on_mount(self) -> None:
         self._load(self.framework)
         self.editor.focus()
+        if self.preview:
+            self.notify("Practising ahead: a preview. Checks here change no schedule.", title=self.drill.id)
 
     @property
     def editor(self) -> TextArea:

@@ -24,8 +24,8 @@ class MockQuestion(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Markdown("", id="question-front")
         yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
-                     "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] knew it, "
-                     "[b]2[/b] partly, [b]3[/b] missed.", id="question-help")
+                     "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] missed, "
+                     "[b]2[/b] partly, [b]3[/b] knew it (as Again / Hard / Good in a card review).", id="question-help")
         yield TextArea("", id="question-notes", soft_wrap=True)
         yield Markdown("", id="question-answer")
 
