@@ -22,9 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "2 Hard, 3 Good, 4 Easy; u undoes the last review; q quits. Each review is "
                        "saved the moment you rate it. On the last day before the interview, once nothing "
                        "is due, the study plan's top-up follows (cards whose predicted recall on the day "
-                       "is below target). --ahead practises ahead when nothing is due: a preview of the "
-                       "cards with the lowest predicted recall on the interview day, whose ratings change "
-                       "no schedule.")
+                       "is below target), and so do the cards a mock queued as 'study next'. --ahead "
+                       "practises ahead when nothing is due: a preview of the cards with the lowest "
+                       "predicted recall on the interview day, whose ratings change no schedule.")
     p.add_argument("--deck", metavar="D", help="review only this deck (see `ppo-drill cards`)")
     p.add_argument("--lang", choices=("en", "zh"),
                    help="card language (default: the 'language' setting, else en)")
@@ -139,7 +139,7 @@ def _scheduler(store: Any, deckset: Any, drills: list | None = None) -> Any:
 def cmd_review(args: argparse.Namespace) -> int:
     """`ppo-drill review`: the line-based review loop on stdin/stdout, then the plan's last-day top-up;
     `--ahead`: a preview of what practising ahead offers."""
-    from cards.plan.interview import practise_ahead, study_plan, top_up
+    from cards.plan.interview import plan_cards, practise_ahead, study_plan
     from cards.schedule.review_loop import run_review
 
     deckset = _load_decks(args)
@@ -168,8 +168,9 @@ def cmd_review(args: argparse.Namespace) -> int:
         offered: set[str] = set()
 
         def plan_top_up() -> Any:
-            """The next card of the plan's last-day top-up, each offered once this session."""
-            for cid in top_up(store, deckset, drills, scheduler.now())[0]:
+            """The next card today's plan still asks for (study next, the last-day top-up), each
+            offered once this session."""
+            for cid in plan_cards(store, deckset, drills, scheduler.now()):
                 if cid not in offered and (args.deck is None or deckset.by_id[cid].deck == args.deck):
                     offered.add(cid)
                     return deckset.by_id[cid]

@@ -215,7 +215,7 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == low[0]
-        assert "plan top-up" in str(screen.query_one("#review-meta").render())
+        assert "today's plan: study next / top-up" in str(screen.query_one("#review-meta").render())
         await pilot.press("space", "3")
         await pilot.pause()
         assert screen.card is not None and screen.card.id == low[1]
@@ -246,6 +246,33 @@ async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path
         assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
         assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
         assert _fully_visible(app, panel)
+
+
+async def test_review_serves_the_study_next_cards_a_mock_queued(tmp_path):
+    from cards.plan.interview import queue_study_next
+
+    data = tmp_path / "data"
+    queued = [_decks().cards[10].id, _decks().cards[3].id]
+    with open_store(data) as store:
+        store.set_setting("new_per_day", 0)  # beyond the new-card allowance: queued cards still come
+        queue_study_next(store, FIXED_START, cards=queued)
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == queued[0]
+        assert "study next" in str(screen.query_one("#review-meta").render())
+        await pilot.press("space", "4")
+        await pilot.pause()
+        assert screen.card is not None and screen.card.id == queued[1]
+        await pilot.press("space", "4")
+        await pilot.pause()
+        assert screen.card is None
+        assert {r.card_id for r in app.session.store.reviews()} == set(queued)
+        plan = app.session.study_plan(forecast=False)
+        assert all(t.complete for t in plan.tasks if t.kind == "card")
 
 
 def _decks():

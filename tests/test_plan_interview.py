@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from cards.decks.loader import load_decks
-from cards.plan.interview import (TARGET_RECALL, interview_date, interview_moment, plan_new_per_day,
+from cards.plan.interview import (TARGET_RECALL, interview_date, interview_moment, plan_cards, plan_new_per_day,
                                   practise_ahead, queue_study_next, set_interview_date, study_plan, top_up)
 from cards.progress.store import open_store
 from cards.schedule.recall import card_recall, drill_recall
@@ -308,10 +308,29 @@ def test_review_tops_up_on_the_last_day_and_points_to_the_mock(monkeypatch, caps
         assert set(low) == set(deck)
     code, out, err = _cli(monkeypatch, capsys, ["review", "--deck", "what-if"], "\n3\n" * len(deck), START)
     assert code == 0, err
-    assert "last-day top-up" in out and f"Reviewed {len(deck)} cards." in out
+    assert "on the last day, those below target" in out and f"Reviewed {len(deck)} cards." in out
     assert "Today's plan has a mock interview: ppo-drill mock." in out
     with open_store(_private_data_dir) as s:
         assert sorted(r.card_id for r in s.reviews(since=START - timedelta(minutes=1))) == sorted(deck)
         assert not top_up(s, deckset, drills, START + timedelta(hours=1))[0]
         recall = card_recall(s, deck, interview_moment(START.date() + DAY))
         assert min(recall.values()) >= TARGET_RECALL
+
+
+def test_study_next_cards_are_served_by_review_beyond_the_new_card_allowance(monkeypatch, capsys,
+                                                                           _private_data_dir, content):
+    deckset, drills = content
+    new_card, seen = deckset.cards[7].id, deckset.cards[8].id
+    with open_store(_private_data_dir) as s:
+        s.set_setting("new_per_day", 0)
+        _studied_not_due(s, [seen], START)
+        queue_study_next(s, START, cards=[new_card, seen])
+        assert plan_cards(s, deckset, drills, START) == [new_card, seen]
+    code, out, err = _cli(monkeypatch, capsys, ["review"], "\n3\n" * 3, START + timedelta(minutes=1))
+    assert code == 0, err
+    assert "a mock's study next" in out and "Reviewed 3 cards." in out  # the new card twice: its learning step
+    with open_store(_private_data_dir) as s:
+        assert {r.card_id for r in s.reviews(since=START)} == {new_card, seen}
+        assert not plan_cards(s, deckset, drills, START + timedelta(minutes=2))
+        plan = study_plan(s, deckset, drills, START + timedelta(minutes=2), forecast=False)
+        assert all(t.complete for t in plan.tasks if t.kind == "card")

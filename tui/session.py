@@ -125,13 +125,13 @@ class Session:
             self.apply_plan()
 
     def next_plan_card(self, exclude=()):
-        """The next card of the plan's last-day top-up (after the due queue is empty) not in
-        `exclude`, or None."""
+        """The next card today's plan still asks for once the due queue is empty (a mock's queued
+        "study next", the last-day top-up) not in `exclude`, or None."""
         if self.store is None:
             return None
-        from cards.plan.interview import top_up
+        from cards.plan.interview import plan_cards
 
-        ids = [c for c in top_up(self.store, self.deckset, self.drills, self.now())[0] if c not in exclude]
+        ids = [c for c in plan_cards(self.store, self.deckset, self.drills, self.now()) if c not in exclude]
         return self.deckset.by_id[ids[0]] if ids else None
 
     def practise_ahead(self, limit: int = 20):

@@ -503,6 +503,23 @@ def top_up(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datet
             low(store.fsrs_states("drill"), [d.id for d in drills]))
 
 
+def study_next_pending(store: ProgressStore, deckset: Any, now: datetime) -> list[str]:
+    """Today's queued "study next" cards (`queue_study_next`) not reviewed since they were queued."""
+    extra = _extras(store, _today(now))
+    if not extra.get("cards"):
+        return []
+    since = datetime.fromisoformat(extra["at"]) if extra.get("at") else _day_start(_today(now))
+    done = {r.card_id for r in store.reviews(since=since) if r.source == "user"}
+    return [c for c in extra["cards"] if c in deckset.by_id and c not in done]
+
+
+def plan_cards(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime) -> list[str]:
+    """The cards today's plan still asks for once the due queue is empty, in order: the queued
+    "study next" cards not reviewed yet (new ones too, beyond the new-card allowance), then the
+    last-day top-up. Reviewing them is a real review."""
+    return list(dict.fromkeys(study_next_pending(store, deckset, now) + top_up(store, deckset, drills, now)[0]))
+
+
 def plan_new_per_day(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime) -> int | None:
     """The new-card allowance the plan sets for today (None when no interview date is counting down),
     for the scheduler's queue."""

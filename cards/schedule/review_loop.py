@@ -4,8 +4,8 @@ Line-based on purpose, so it works in any terminal and with piped stdin (scripts
 front is shown, Enter reveals the back, then a line `1`-`4` rates, `u` undoes the last review and
 `q` (or end of input) quits. Every rating is committed to the store the moment it is given.
 
-`then` supplies cards to review once nothing is due (the study plan's last-day top-up: real, early
-reviews). With `preview` the loop goes through exactly those cards as a preview (practising ahead):
+`then` supplies cards to review once nothing is due (the study plan's study-next cards and last-day
+top-up: real, early reviews). With `preview` the loop goes through exactly those cards as a preview (practising ahead):
 ratings are logged by `cards.schedule.preview` and change no schedule.
 """
 from __future__ import annotations
@@ -78,8 +78,8 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
                 card = then()
                 if card is not None and not topped_up:
                     topped_up = True
-                    say("\nNothing is due: the study plan's last-day top-up (cards whose predicted recall "
-                        "on the interview day is below target).")
+                    say("\nNothing is due: now the cards today's study plan still asks for (a mock's "
+                        "study next; on the last day, those below target recall on the interview day).")
             if card is None:
                 say("No cards due." if done == 0 else "No more cards due.")
                 break

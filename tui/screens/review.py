@@ -4,7 +4,8 @@ interval on each button (as Anki shows it), u undoes, l switches English/Chinese
 
 Opened with `card_ids`, it reviews exactly those cards (the checker's "review this card now") and
 then returns; otherwise it follows the scheduler's due queue, then (on the last day before the
-interview) the study plan's top-up. When nothing is due, `a` practises ahead: a preview of the cards
+interview) the study plan's cards: a mock's queued "study next" and, on the last day before the
+interview, the top-up. When nothing is due, `a` practises ahead: a preview of the cards
 with the lowest predicted recall on the interview day, whose ratings are not recorded, so their
 schedules stay as they are (Anki's preview); `w` opens the drill with the lowest recall on the day
 the same way (its checks change no schedule). Previews are only logged
@@ -95,7 +96,7 @@ class ReviewScreen(Screen):
         if self.preview_ids is not None:
             return self.scheduler.deckset.by_id.get(self.preview_ids[0]) if self.preview_ids else None
         card = self.scheduler.next_card()
-        if card is None:  # the plan's last-day top-up, each card once a visit
+        if card is None:  # the plan's study-next cards and last-day top-up, each once a visit
             card = self.app.session.next_plan_card(exclude=self.topped_up)
             if card is not None:
                 self.topped_up.add(card.id)
@@ -202,7 +203,7 @@ class ReviewScreen(Screen):
         elif self.preview_ids is not None:
             left = f"Practising ahead: {len(self.preview_ids)} left, schedules unchanged"
         elif self.card.id in self.topped_up:
-            left = "plan top-up: below target recall on the interview day"
+            left = "today's plan: study next / top-up"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
             queue = self.scheduler.queue()
