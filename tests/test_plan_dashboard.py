@@ -215,7 +215,7 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == low[0]
-        assert "today's plan: study next / top-up" in str(screen.query_one("#review-meta").render())
+        assert "study next / top-up" in str(screen.query_one("#review-meta").render())
         await pilot.press("space", "3")
         await pilot.pause()
         assert screen.card is not None and screen.card.id == low[1]

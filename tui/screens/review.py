@@ -203,7 +203,7 @@ class ReviewScreen(Screen):
         elif self.preview_ids is not None:
             left = f"Practising ahead: {len(self.preview_ids)} left, schedules unchanged"
         elif self.card.id in self.topped_up:
-            left = "today's plan: study next / top-up"
+            left = "Today's plan: study next / top-up"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
             queue = self.scheduler.queue()
@@ -211,7 +211,8 @@ class ReviewScreen(Screen):
             due = sum(1 for card in queue if card.id in seen)
             left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
-        if self.preview_ids is not None:  # the preview first: long deck titles are cut at 80 columns
+        if self.preview_ids is not None or self.card.id in self.topped_up:
+            # why this card is shown comes first: long deck titles are cut at 80 columns
             text = f"[b]{escape(left)}[/b] · {escape(self.card.id)} · {escape(deck)}"
         else:
             text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
