@@ -434,3 +434,12 @@ def test_open_time_plus_pauses_is_wall_time(actions):
     s.finish()
     card = score_session(s)
     assert 0 <= card.score <= card.correctness <= 100
+
+
+def test_the_scorecard_joins_a_cards_source_line_breaks_as_markdown_does():
+    from cards.plan.mock_review import unwrap
+
+    assert unwrap("Why is the KL in the\npenalty KL(pi_old || pi_theta)?") == \
+        "Why is the KL in the penalty KL(pi_old || pi_theta)?"
+    text = "What is wrong?\n\n```python\nfor t in x:\n    y = 1\n```\n- one\n- two\n\n| a | b |\n| 1 | 2 |"
+    assert unwrap(text) == text  # paragraphs, fenced code, lists and tables keep their lines
