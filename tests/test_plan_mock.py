@@ -97,6 +97,17 @@ def test_questions_move_to_neighbouring_concepts():
 def test_followup_data_names_real_concepts():
     from cards.decks.loader import load_checklist
 
+    import yaml
+
+    from cards.plan.followups import FOLLOWUPS_PATH
+
+    class Strict(yaml.SafeLoader):  # a key given twice (a merge of two lists) silently drops one
+        def construct_mapping(self, node, deep=False):
+            keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+            assert len(keys) == len(set(keys)), f"followups.yaml repeats {[k for k in keys if keys.count(k) > 1]}"
+            return super().construct_mapping(node, deep)
+
+    yaml.load(FOLLOWUPS_PATH.read_text(encoding="utf-8"), Loader=Strict)
     known = {item.id for item in load_checklist()[0]}
     data = load_followups()
     for concept, near in data.neighbours.items():
