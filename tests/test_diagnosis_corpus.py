@@ -23,33 +23,53 @@ def _bench():
 
 BENCH = _bench()
 CASES = BENCH.cases(CORPUS) if CORPUS.is_dir() else []
-_JUDGED: dict = {}
-
-
-def judged(case):
-    if case.path not in _JUDGED:
-        _JUDGED[case.path] = BENCH.judge(case)
-    return _JUDGED[case.path]
+DRILLS = sorted({c.drill for c in CASES})
 
 
 def test_the_corpus_is_there():
     assert CASES, f"no answers under {CORPUS}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.drill}/{c.path.stem}" for c in CASES])
-def test_answer_is_judged_right_and_never_named_wrongly(case):
-    o = judged(case)
-    if case.expect == ["right"]:
-        assert o.passed, f"{case.path.name}: a right answer was rejected ({o.error or o.named})"
-    else:
-        assert not o.passed, f"{case.path.name}: a wrong answer passed"
-        assert o.verdict != "wrong-name", f"{case.path.name}: named {o.named}, expected {case.expect}"
+def known_unnamed(case) -> str:
+    """The reason given in a `# known-unnamed: <why>` header line: a wrong answer the checker rejects but
+    does not yet name (a documented gap, counted against the 95% target), or ""."""
+    for line in case.path.read_text(encoding="utf-8").splitlines()[:30]:
+        key, _, value = line.lstrip("#").strip().partition(":")
+        if line.startswith("#") and key.strip().lower() == "known-unnamed":
+            return value.strip() or "?"
+    return ""
 
 
-def test_at_least_95_percent_of_wrong_answers_are_named_correctly():
+@pytest.mark.parametrize("drill", DRILLS)
+def test_every_answer_of_a_drill_is_judged_as_its_header_says(drill):
+    """One test per drill, each answer judged once: every right answer accepted; every wrong one rejected,
+    never named wrongly, and named correctly unless its header declares it a known gap (and a declared gap
+    that is now named must lose its mark, so the count below stays true)."""
+    problems = []
+    for case in (c for c in CASES if c.drill == drill):
+        o = BENCH.judge(case)
+        name = case.path.name
+        if case.expect == ["right"]:
+            if not o.passed:
+                problems.append(f"{name}: a right answer was rejected ({o.error or o.named})")
+        elif o.passed:
+            problems.append(f"{name}: a wrong answer passed")
+        elif o.verdict == "wrong-name":
+            problems.append(f"{name}: named {o.named}, expected {case.expect}")
+        elif o.verdict != "named" and not known_unnamed(case):
+            problems.append(f"{name}: not named (expected {' '.join(case.expect)}, named {o.named or '-'}); "
+                            "name it, or declare the gap with `# known-unnamed: <why>`")
+        elif o.verdict == "named" and known_unnamed(case):
+            problems.append(f"{name}: now named; remove its `# known-unnamed:` line")
+    assert not problems, "\n".join(problems)
+
+
+def test_at_most_5_percent_of_wrong_answers_are_known_gaps():
+    """With every other wrong answer named (the test above), >= 95% of wrong answers are named correctly."""
     wrong = [c for c in CASES if c.expect != ["right"]]
-    named = sum(judged(c).verdict == "named" for c in wrong)
-    assert wrong and named >= 0.95 * len(wrong), f"named {named} of {len(wrong)}"
+    gaps = [f"{c.drill}/{c.path.name}: {known_unnamed(c)}" for c in wrong if known_unnamed(c)]
+    assert wrong and len(gaps) <= 0.05 * len(wrong), f"{len(gaps)} of {len(wrong)}:\n" + "\n".join(gaps)
+    assert not [c for c in CASES if c.expect == ["right"] and known_unnamed(c)], "a right answer has no name to miss"
 
 
 def test_the_format_is_parsed(tmp_path):
