@@ -50,6 +50,7 @@ class ReviewScreen(Screen):
         self.preview_ids: list[str] | None = None  # practising ahead: ratings are not recorded
         self.topped_up: set[str] = set()  # top-up cards shown in this visit
         self.drills_previewed: list[str] = []  # drills opened ahead in this visit, not offered again
+        self._offered_drills: list[str] = []  # the drills the empty screen offers to practise ahead
         self.card = None
         self.revealed = False
         self.done = 0
@@ -80,8 +81,8 @@ class ReviewScreen(Screen):
             return self.card is not None and self.revealed
         if action == "practise_ahead":
             return self.card is None and self.card_ids is None and self.preview_ids is None
-        if action == "drill_ahead":
-            return self.card is None and self.card_ids is None and bool(self._drills_ahead())
+        if action == "drill_ahead":  # the list shown on the empty screen (not recomputed per refresh)
+            return self.card is None and self.card_ids is None and bool(self._offered_drills)
         if action == "undo":
             return self.preview_ids is None
         return True
@@ -133,6 +134,7 @@ class ReviewScreen(Screen):
         return f"Next card due in {format_interval(when - self.scheduler.now())}."
 
     def _ahead_text(self) -> str:
+        self._offered_drills = []
         if self.card_ids is not None:
             return ""
         when = "on the interview day" if self.app.session.interview_date() else "now"
@@ -143,7 +145,7 @@ class ReviewScreen(Screen):
                 text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
                          f"with the lowest predicted recall {when}, as a preview (your ratings are not "
                          f"recorded, so their schedules stay as they are).")
-        drills = self._drills_ahead()
+        drills = self._offered_drills = self._drills_ahead()
         if drills:
             more = f", then {', '.join(drills[1:4])}" if len(drills) > 1 else ""
             text += (f"\n\nPress **w** to practise ahead on a drill: **{drills[0]}** (lowest recall {when}"
