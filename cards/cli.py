@@ -203,7 +203,8 @@ def _after_review(store: Any, deckset: Any, drills: list, scheduler: Any, study_
         cards, ahead_drills = practise_ahead(store, deckset, drills, now)
         cards = [c for c in cards if deck is None or deckset.by_id[c].deck == deck]
         if cards:
-            lines.append(f"Nothing is due. Practise ahead: ppo-drill review --ahead{' --deck ' + deck if deck else ''} previews {len(cards)} "
+            command = "ppo-drill review --ahead" + (f" --deck {deck}" if deck else "")
+            lines.append(f"Nothing is due. Practise ahead: {command} previews {len(cards)} "
                          f"card{'s' if len(cards) != 1 else ''} without changing their schedules.")
         if ahead_drills:
             lines.append(f"Drills to practise ahead: {', '.join(ahead_drills[:3])} (ppo-drill check --preview "

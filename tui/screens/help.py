@@ -53,7 +53,7 @@ Each rating button shows when the card would come back.
 | `u` | undo the last rating |
 | `l` | English / 中文 (remembered) |
 | `a` | when nothing is due: practise ahead (a preview; ratings are not recorded) |
-| `w` | when nothing is due: practise ahead on the drill with the lowest recall on the day (its checks change no schedule) |
+| `w` | when nothing is due: practise ahead on the drill of lowest recall (its checks change no schedule) |
 | `escape` | back |
 """,
     "MockScreen": """\

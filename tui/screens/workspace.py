@@ -69,7 +69,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         yield Header()
         with Horizontal(id="ws-bar"):
             if self.preview:  # first, so 80 columns show it: this drill's checks change no schedule
-                title = f"[b yellow]Preview[/b yellow] [b]{escape(d.title)}[/b]  [dim]target {d.target_minutes} min[/dim]"
+                title = (f"[b yellow]Preview[/b yellow] [b]{escape(d.title)}[/b]  "
+                         f"[dim]target {d.target_minutes} min[/dim]")
             else:
                 title = f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]"
             yield Static(title, id="ws-title")
