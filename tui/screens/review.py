@@ -51,6 +51,7 @@ class ReviewScreen(Screen):
         self.topped_up: set[str] = set()  # top-up cards shown in this visit
         self.drills_previewed: list[str] = []  # drills opened ahead in this visit, not offered again
         self._offered_drills: list[str] = []  # the drills the empty screen offers to practise ahead
+        self._from_plan = False  # the card shown comes from the plan, not the due queue
         self.card = None
         self.revealed = False
         self.done = 0
@@ -97,6 +98,7 @@ class ReviewScreen(Screen):
         if self.preview_ids is not None:
             return self.scheduler.deckset.by_id.get(self.preview_ids[0]) if self.preview_ids else None
         card = self.scheduler.next_card()
+        self._from_plan = card is None
         if card is None:  # the plan's study-next cards and last-day top-up, each once a visit
             card = self.app.session.next_plan_card(exclude=self.topped_up)
             if card is not None:
@@ -204,7 +206,7 @@ class ReviewScreen(Screen):
             left = f"{len(self.card_ids)} to review"
         elif self.preview_ids is not None:
             left = f"Practising ahead: {len(self.preview_ids)} left, schedules unchanged"
-        elif self.card.id in self.topped_up:
+        elif self._from_plan:
             left = "Today's plan: study next / top-up"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
@@ -213,7 +215,7 @@ class ReviewScreen(Screen):
             due = sum(1 for card in queue if card.id in seen)
             left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
-        if self.preview_ids is not None or self.card.id in self.topped_up:
+        if self.preview_ids is not None or self._from_plan:
             # why this card is shown comes first: long deck titles are cut at 80 columns
             text = f"[b]{escape(left)}[/b] · {escape(self.card.id)} · {escape(deck)}"
         else:
@@ -275,6 +277,7 @@ class ReviewScreen(Screen):
             self.next_card()
             return
         # show the undone card again, front first, whatever the queue says
+        self._from_plan = False
         front, back = self.card.text(self.app.session.language)
         self.query_one("#review-front", Markdown).update(front)
         self.query_one("#review-back", Markdown).update(back)
