@@ -275,6 +275,68 @@ async def test_review_serves_the_study_next_cards_a_mock_queued(tmp_path):
         assert all(t.complete for t in plan.tasks if t.kind == "card")
 
 
+async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
+    """A candidate sets a date ten days out and does each day's plan; the dashboard counts down, ticks
+    today's plan off and shows readiness rising to the target, then says so on the day and after."""
+    from cards.plan.interview import TARGET_RECALL
+    from cards.schedule.training import record_check
+
+    clock = FixedClock()
+    interview = FIXED_START.date() + timedelta(days=10)
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, interview)
+    app = make_app(data, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        session, dashboard = app.session, app.screen
+        overall = []
+        for day in range(10):
+            dashboard.refresh_numbers()
+            await settle(pilot, app)
+            panel = dashboard.query_one(PlanPanel)
+            text = plain(panel)
+            left = 10 - day
+            assert f"{left} day{'s' if left != 1 else ''} left" in text and "today 0/" in text, text
+            overall.append(panel.plan.overall)
+            if day == 0:
+                assert any("drills never tried" in w for w in panel.plan.cannot_promise)
+                assert not any("new cards" in w for w in panel.plan.cannot_promise)
+            plan = session.study_plan(forecast=False)
+            for task in plan.tasks:
+                if task.kind == "drill" and not task.complete:
+                    record_check(session.store, drill_id=task.ref, framework="numpy", passed=True, mistakes=[],
+                                 started_at=clock.now, finished_at=clock.now, elapsed_s=60, target_minutes=30,
+                                 scheduler=session.scheduler, fuzz=False)
+                if task.kind == "mock" and not task.complete:
+                    session.store.record_mock(seed=day, started_at=clock.now, finished_at=clock.now, payload={})
+            for _ in range(3000):  # the review queue, then the plan's own cards, all Good
+                card = session.scheduler.next_card() or session.next_plan_card()
+                if card is None:
+                    break
+                session.scheduler.review(card.id, 3)
+                clock.advance(minutes=1)
+            dashboard.refresh_numbers()
+            await settle(pilot, app)
+            done, target = dashboard.query_one(PlanPanel).plan.progress
+            assert done == target, [t for t in dashboard.query_one(PlanPanel).plan.tasks if not t.complete]
+            clock.now = clock.now.replace(hour=9, minute=0) + timedelta(days=1)
+        assert overall == sorted(overall) and overall[0] == 0.0
+        dashboard.refresh_numbers()
+        await settle(pilot, app)
+        panel = dashboard.query_one(PlanPanel)
+        assert "Interview today" in plain(panel)
+        # ten days are enough for every card, not for every drill (the plan said so on day one)
+        tried_all = [t for t in panel.plan.readiness if t.drills_tried == t.drills]
+        assert tried_all and all(t.readiness >= TARGET_RECALL for t in tried_all), tried_all
+        assert all(t.cards_seen == t.cards for t in panel.plan.readiness)
+        assert overall[-1] > 0.6
+        clock.advance(days=2)
+        dashboard.refresh_numbers()
+        await settle(pilot, app)
+        assert "plain spaced review" in plain(dashboard.query_one(PlanPanel))
+
+
 def _decks():
     from tui.session import shipped_decks
 
