@@ -35,7 +35,7 @@ PITFALLS = {  # id -> (base drill, planted mistake)
     "fix-advantage-normalisation": ("masked_whiten", "whiten-stats-over-padding"),
     "fix-value-detach": ("value_loss", "grad-into-old-values"),
 }
-NUMPY_TOO = {"token_kl", "kl_reward", "token_gae", "masked_whiten"}
+NUMPY_TOO = {"token_logprobs", "token_kl", "kl_reward", "token_gae", "masked_whiten"}
 CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
 FORBIDDEN = re.compile(r"\b(seed|chapter|lesson)\b|本章|章节", re.I)
 DECK = ROOT / "cards" / "decks" / "token-level.yaml"
@@ -176,6 +176,11 @@ def test_token_logprobs_worked_example():
     np.testing.assert_allclose(h.numpy(), [[0.9753, 0.6656, 0.0], [0.9753, 0.0, 0.0]], atol=5e-5)
     _in_prompts("token_logprobs", lp.numpy())
     _in_prompts("token_logprobs", h.numpy())
+    drill, namespace = get_drill("token_logprobs"), {}
+    exec(compile(drill.solution("numpy"), str(drill.solution_path("numpy")), "exec"), namespace)  # noqa: S102
+    np_lp, np_h = namespace["token_logprobs"](np.array(WORKED_LOGITS), np.array(WORKED_IDS), np.array(WORKED_MASK))
+    np.testing.assert_allclose(np_lp, lp.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(np_h, h.numpy(), rtol=1e-12)
 
 
 def test_token_kl_worked_example():
@@ -284,6 +289,26 @@ def test_token_logprobs_keeps_float32_and_large_logits_finite():
     lp, h = fn(logits, torch.tensor([[0, 1]]), torch.tensor([[False, True]]))
     assert lp.dtype == torch.float32 and torch.isfinite(lp).all() and torch.isfinite(h).all()
     assert abs(lp[0, 0].item() - (-803.0 - np.log1p(np.exp(-3.0)))) < 1e-3
+
+
+def test_the_shift_cards_numbers_and_numpy_code_are_those_of_the_drill():
+    deck = {c["id"]: c for c in yaml.safe_load(DECK.read_text(encoding="utf-8"))["cards"]}
+    logits, ids = t64([WORKED_ROW0_LOGITS]), torch.tensor([[2, 0, 1, 0]])
+    mask = torch.tensor([[False, True, True, False]])
+    back = deck["tok-logprob-shift-numbers"]["back"]
+    for fn in (solution("token_logprobs"), mistake("token_logprobs", "logprob-no-shift"),
+               mistake("token_logprobs", "logprob-mask-not-shifted")):
+        lp, _ = fn(logits, ids, mask)
+        assert "[" + ", ".join(f"{x:.4f}" if x else "0.0" for x in lp[0].tolist()) + "]" in back
+    code = re.search(r"```python\n(.*?)```", deck["tok-log-softmax-numpy"]["back"], re.S).group(1)
+    big = np.array([[[0.0, -800.0, 3.0], [np.nan, np.inf, 1.0]]])
+    namespace = {"np": np, "logits": big, "input_ids": np.array([[0, 1]]), "response_mask": np.array([[False, True]])}
+    exec(code, namespace)  # noqa: S102
+    assert namespace["log_probs"].shape == (1, 1)
+    assert namespace["log_probs"][0, 0] == pytest.approx(-803.0 - np.log1p(np.exp(-3.0)))
+
+
+WORKED_ROW0_LOGITS = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0], [3.0, 0.0, 0.0]]
 
 
 def test_masked_whiten_handles_a_single_valid_token_and_constant_batches():

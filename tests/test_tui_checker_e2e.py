@@ -19,7 +19,7 @@ def anyio_backend():
     return "asyncio"
 
 
-async def _wait_for_report(pilot, panel, timeout=60.0):
+async def _wait_for_report(pilot, panel, timeout=240.0):  # the worker starts torch: slow on a loaded machine
     deadline = time.monotonic() + timeout
     while panel.has_class("-running") and time.monotonic() < deadline:
         await pilot.pause(0.05)

@@ -1,4 +1,5 @@
-"""Checker spec of the `token_logprobs` drill (PyTorch): token_logprobs(logits, input_ids, response_mask)
+"""Checker spec of the `token_logprobs` drill (NumPy or PyTorch; the gradient is checked in PyTorch
+only): token_logprobs(logits, input_ids, response_mask)
 -> (log_probs, entropy), the per-token log-probs of the response tokens and the entropy of the same
 distributions, with the one-position shift of causal language models.
 

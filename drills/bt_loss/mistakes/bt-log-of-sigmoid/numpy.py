@@ -12,7 +12,6 @@ def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
     if r_chosen.shape != r_rejected.shape or r_chosen.ndim != 1 or r_chosen.size == 0:
         raise ValueError("r_chosen and r_rejected must be non-empty 1-D arrays of the same shape")
     gap = r_chosen - r_rejected - margin
-    # -log sigmoid(x) = log(1 + exp(-x)) = softplus(-x), finite for any x.
     per_pair = -np.log(1.0 / (1.0 + np.exp(-gap)))
     loss = per_pair.mean()
     return loss

@@ -11,7 +11,6 @@ def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
     if r_chosen.shape != r_rejected.shape or r_chosen.dim() != 1 or r_chosen.numel() == 0:
         raise ValueError("r_chosen and r_rejected must be non-empty 1-D tensors of the same shape")
     gap = r_chosen - r_rejected - margin
-    # logsigmoid stays finite where sigmoid underflows to 0.
     per_pair = -torch.log(torch.sigmoid(gap))
     loss = per_pair.mean()
     return loss

@@ -11,7 +11,6 @@ def compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by
     if group_size < 1 or scores.shape[0] % group_size != 0:
         raise ValueError("the batch must hold a whole number of groups of group_size samples")
 
-    # Prompt-major order: each row of this view is one prompt's group.
     grouped = scores.reshape(group_size, -1).T
     mean = grouped.mean(dim=1, keepdim=True)
     advantages = grouped - mean

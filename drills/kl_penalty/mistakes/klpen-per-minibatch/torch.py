@@ -31,6 +31,5 @@ def kl_penalty_iteration(new_logp, old_logp, advantages, kl, beta=1.0, kl_target
         losses.append(-surrogate + beta * kl[m].mean())
         beta = _adapt(beta, kl[m].detach().mean().item(), kl_target)
     losses = torch.stack(losses)
-    # One update per iteration, from the KL measured over all of its minibatches.
     new_beta = beta
     return losses, new_beta

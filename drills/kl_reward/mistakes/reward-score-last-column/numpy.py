@@ -16,8 +16,5 @@ def kl_shaped_rewards(log_probs, ref_log_probs, scores, response_mask, kl_coef=0
     zero = 0.0
     rewards = np.where(valid, -kl_coef * kl, zero)
 
-    # Right padding: row b's valid tokens are 0 .. length_b - 1.
-    last = valid.sum(axis=-1) - 1
-    rows = np.arange(rewards.shape[0])
     rewards[:, -1] += scores
     return rewards

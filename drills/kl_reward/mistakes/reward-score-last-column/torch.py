@@ -15,8 +15,5 @@ def kl_shaped_rewards(log_probs, ref_log_probs, scores, response_mask, kl_coef=0
     zero = torch.zeros((), dtype=kl.dtype)
     rewards = torch.where(valid, -kl_coef * kl, zero)
 
-    # Right padding: row b's valid tokens are 0 .. length_b - 1.
-    last = valid.sum(dim=-1) - 1
-    rows = torch.arange(rewards.shape[0])
     rewards[:, -1] += scores.to(rewards.dtype)
     return rewards

@@ -17,7 +17,6 @@ def masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8):
     centred = torch.where(valid, advantages - mean, zero)
     var = (centred ** 2).sum() / count
 
-    # eps keeps a batch of equal advantages at 0 instead of 0 / 0.
     whitened = (advantages - mean) * torch.rsqrt(var)
     if not shift_mean:
         whitened = whitened + mean

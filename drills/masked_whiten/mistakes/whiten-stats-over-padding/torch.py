@@ -12,10 +12,8 @@ def masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8):
     zero = torch.zeros((), dtype=advantages.dtype)
     count = valid.sum()
 
-    # Padded slots may hold NaN or inf: select them away before any sum.
     mean = advantages.mean()
-    centred = torch.where(valid, advantages - mean, zero)
-    var = ((advantages - mean) ** 2).mean()
+    var = advantages.var(unbiased=False)
 
     # eps keeps a batch of equal advantages at 0 instead of 0 / 0.
     whitened = (advantages - mean) * torch.rsqrt(var + eps)

@@ -25,7 +25,6 @@ def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_
     clipped = torch.clamp(ratio, 1.0 - clip_low, 1.0 + clip_high) * adv
     objective = torch.minimum(unclipped, clipped)
 
-    # Dual clip bounds the objective from below on negative advantages only (Ye et al., 2020).
     if dual_clip is not None:
         objective = torch.maximum(objective, dual_clip * adv)
 

@@ -12,7 +12,6 @@ def rloo_advantages(rewards):
         raise ValueError("rewards must be [P, K] with at least one prompt and K >= 2")
     k = rewards.shape[1]
     total = rewards.sum(axis=1, keepdims=True)
-    # The baseline of sample i leaves r_i out, so it is independent of sample i.
     baseline = total / k
     advantages = rewards - baseline
     return advantages

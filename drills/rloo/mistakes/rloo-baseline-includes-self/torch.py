@@ -11,7 +11,6 @@ def rloo_advantages(rewards):
         raise ValueError("rewards must be [P, K] with at least one prompt and K >= 2")
     k = rewards.shape[1]
     total = rewards.sum(dim=1, keepdim=True)
-    # The baseline of sample i leaves r_i out, so it is independent of sample i.
     baseline = total / k
     advantages = rewards - baseline
     return advantages

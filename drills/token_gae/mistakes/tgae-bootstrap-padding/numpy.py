@@ -15,7 +15,6 @@ def token_gae(rewards, values, response_mask, gamma=1.0, lam=0.95):
     advantages = np.zeros((B, T))
     last_gae = np.zeros(B)
     for t in reversed(range(T)):
-        # V of the next token, 0 once the response has ended (padding never bootstraps).
         next_value = values[:, t + 1] if t + 1 < T else np.zeros_like(last_gae)
         delta = rewards[:, t] + gamma * next_value - values[:, t]
         # Padded steps carry nothing back: the recursion restarts at each row's last valid token.

@@ -15,7 +15,6 @@ def token_gae(rewards, values, response_mask, gamma=1.0, lam=0.95):
     advantages = torch.zeros_like(values)
     last_gae = torch.zeros_like(values[:, 0])
     for t in reversed(range(T)):
-        # V of the next token, 0 once the response has ended (padding never bootstraps).
         next_value = values[:, t + 1] if t + 1 < T else torch.zeros_like(last_gae)
         delta = rewards[:, t] + gamma * next_value - values[:, t]
         # Padded steps carry nothing back: the recursion restarts at each row's last valid token.

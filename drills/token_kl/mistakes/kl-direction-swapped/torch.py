@@ -13,7 +13,6 @@ def token_kl(log_probs, ref_log_probs, response_mask, estimator="k3"):
         raise ValueError(f"unknown estimator {estimator!r}; expected 'k1', 'k2' or 'k3'")
     valid = response_mask
 
-    # log pi(x) - log pi_ref(x) for x ~ pi: its expectation is KL(pi || pi_ref).
     log_ratio = ref_log_probs - log_probs
     if estimator == "k1":
         kl = log_ratio

@@ -10,7 +10,6 @@ def token_logprobs(logits, input_ids, response_mask):
     t + 1, so everything is shifted by one: log_probs[:, t] = log p(input_ids[:, t + 1]).
     Positions whose next token is not a response token are 0 in both outputs.
     """
-    # The last position predicts a token after the sequence: it scores nothing.
     shifted_logits = logits[:, 1:, :]
     labels = input_ids[:, 1:]
     valid = response_mask[:, 1:]

@@ -20,7 +20,6 @@ def token_logprobs(logits, input_ids, response_mask):
     picked = torch.gather(logp_all, dim=-1, index=labels.unsqueeze(-1)).squeeze(-1)
     entropy = -(logp_all.exp() * logp_all).sum(dim=-1)
 
-    # Select, never multiply: unused logits may hold NaN or inf, and NaN * 0 is NaN.
     zero = torch.zeros((), dtype=picked.dtype)
     log_probs = picked
     return log_probs, entropy

@@ -15,7 +15,6 @@ def token_logprobs(logits, input_ids, response_mask):
     labels = input_ids[:, 1:]
     valid = response_mask[:, 1:]
 
-    # log_softmax subtracts logsumexp: finite even where softmax underflows to 0.
     logp_all = torch.log(torch.softmax(shifted_logits, dim=-1))
     picked = torch.gather(logp_all, dim=-1, index=labels.unsqueeze(-1)).squeeze(-1)
     entropy = -(logp_all.exp() * logp_all).sum(dim=-1)

@@ -23,9 +23,9 @@ def trajectory_is(logp, old_logp, mask, returns):
     if returns.shape != (logp.shape[0],):
         raise ValueError("returns must have one entry per trajectory")
 
-    # Sum log-ratios over the policy's tokens only; a product of probabilities underflows.
-    log_ratio = np.where(mask, logp - old_logp, 0.0)
-    log_w = np.log(np.prod(np.where(mask, np.exp(logp), 1.0), axis=1) / np.prod(np.where(mask, np.exp(old_logp), 1.0), axis=1))
+    p_new = np.prod(np.where(mask, np.exp(logp), 1.0), axis=1)
+    p_old = np.prod(np.where(mask, np.exp(old_logp), 1.0), axis=1)
+    log_w = np.log(p_new / p_old)
     # ESS = (sum w)^2 / sum w^2, in log space so that log w = +-700 neither overflows nor underflows.
     ess = np.exp(2.0 * _logsumexp(log_w) - _logsumexp(2.0 * log_w))
     is_estimate = np.mean(np.exp(log_w) * returns)

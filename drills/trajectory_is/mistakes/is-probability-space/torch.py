@@ -14,9 +14,9 @@ def trajectory_is(logp, old_logp, mask, returns):
     if returns.shape != (logp.shape[0],):
         raise ValueError("returns must have one entry per trajectory")
 
-    # Sum log-ratios over the policy's tokens only; a product of probabilities underflows.
-    log_ratio = torch.where(mask, logp - old_logp, torch.zeros_like(logp))
-    log_w = torch.log(torch.where(mask, logp.exp(), torch.ones_like(logp)).prod(dim=1) / torch.where(mask, old_logp.exp(), torch.ones_like(logp)).prod(dim=1))
+    p_new = torch.where(mask, logp.exp(), torch.ones_like(logp)).prod(dim=1)
+    p_old = torch.where(mask, old_logp.exp(), torch.ones_like(logp)).prod(dim=1)
+    log_w = torch.log(p_new / p_old)
     # ESS = (sum w)^2 / sum w^2, in log space so that log w = +-700 neither overflows nor underflows.
     ess = torch.exp(2.0 * torch.logsumexp(log_w, 0) - torch.logsumexp(2.0 * log_w, 0))
     is_estimate = torch.mean(torch.exp(log_w) * returns)
