@@ -25,7 +25,8 @@ WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", 
          "grpo_advantages": "grpo-sample-major", "loss_aggregation": "agg-seq-sum-as-seq-mean",
          "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values",
          "bt_loss": "bt-chosen-rejected-swapped", "dpo_loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
-         "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch"}
+         "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch",
+         "ppo_update": "old-logp-in-loop"}
 WRONG.update({"token_logprobs": "logprob-no-shift", "token_kl": "kl-direction-swapped",
               "kl_reward": "reward-score-last-column", "token_gae": "tgae-bootstrap-padding",
               "masked_whiten": "whiten-stats-over-padding"})

@@ -121,7 +121,8 @@ def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ..
 def examples_for(drill_id: str, framework: str, seed: int = 0) -> tuple[Example, ...]:
     """Edge cases first (they make the best counterexamples), then the drawn examples."""
     spec = spec_for(drill_id)
-    return tuple(spec.edge_cases(framework)) + drawn_examples(drill_id, framework, seed)
+    n = getattr(spec, "random_examples", DEFAULT_RANDOM)  # a spec whose every example is a whole run draws fewer
+    return tuple(spec.edge_cases(framework)) + drawn_examples(drill_id, framework, seed, n)
 
 
 @lru_cache(maxsize=64)

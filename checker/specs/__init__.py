@@ -24,10 +24,10 @@ def spec_for(drill_id: str) -> DrillSpec:
 
 def _preference_and_is_specs() -> dict[str, DrillSpec]:
     """The drills beside PPO's formulas: reward-model and DPO losses, RLOO advantages, trajectory importance
-    weights, the adaptive KL penalty."""
-    from checker.specs import bt_loss, dpo_loss, kl_penalty, rloo, trajectory_is
+    weights, the adaptive KL penalty, and the PPO update loop that uses the losses."""
+    from checker.specs import bt_loss, dpo_loss, kl_penalty, ppo_update, rloo, trajectory_is
 
-    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is, kl_penalty)}
+    return {m.SPEC.drill_id: m.SPEC for m in (bt_loss, dpo_loss, rloo, trajectory_is, kl_penalty, ppo_update)}
 
 
 def _token_level_specs() -> dict[str, DrillSpec]:

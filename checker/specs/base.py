@@ -26,7 +26,14 @@ class Example:
     relation: tuple[str, str] | None = None  # (relation name, role): examples a metamorphic check compares
 
     def size(self) -> tuple:
-        """An ordering for shrinking: fewer elements, then smaller magnitudes, then rounder numbers."""
+        """An ordering for shrinking: fewer elements, then smaller magnitudes, then rounder numbers
+        (computed once per example: the smallest failing example is picked per check and per mistake)."""
+        cached = self.__dict__.get("_size")
+        if cached is None:
+            cached = self.__dict__["_size"] = self._size()
+        return cached
+
+    def _size(self) -> tuple:
         n = sum(a.size for a in self.arrays.values())
         mag = sum(float(np.abs(a.astype(np.float64)[np.isfinite(a.astype(np.float64))]).sum())
                   for a in self.arrays.values())

@@ -15,6 +15,7 @@ WORKED_REWARDS = [[0.0, 0.0, 1.0], [0.5, -1.0, 7.0]]
 WORKED_VALUES = [[0.5, 0.6, 0.8], [0.2, 0.1, 9.0]]
 WORKED_LENGTHS = [3, 2]
 ADV, RET = TokenSpec.on_valid("advantages"), TokenSpec.on_valid("returns")
+RET_GIVEN_ADV = "returns - advantages - values on valid tokens"
 
 
 def _hyper(ex: Example) -> tuple[float, float]:
@@ -117,6 +118,28 @@ class TokenGaeSpec(TokenSpec):
         cases.append(Example({k: (v.astype(np.float32) if v.dtype.kind == "f" else v) for k, v in w.arrays.items()},
                              w.hyper, w.label))
         return cases
+
+    def with_derived(self, ex: Example, outputs: dict) -> dict:
+        out = super().with_derived(ex, outputs)
+        if "returns" in outputs and "advantages" in outputs:
+            valid = self.valid(ex)
+            with np.errstate(invalid="ignore", over="ignore"):
+                own = np.asarray(outputs["returns"], dtype=np.float64) - np.asarray(outputs["advantages"], dtype=np.float64)
+                out[RET_GIVEN_ADV] = np.where(valid, own - np.where(valid, _f(ex, "values"), 0.0), 0.0)
+        return out
+
+    def axes(self, framework: str) -> list:
+        """The returns on valid tokens are measured against the answer's own advantages (returns - A - V),
+        so a wrong advantage is not a wrong return too and a wrong return is not a wrong advantage."""
+        from checker.specs.base import Axis
+
+        out = []
+        for a in super().axes(framework):
+            if a.field == RET:
+                a = Axis("returns", "the returns given your advantages (returns - advantages - values)",
+                         RET_GIVEN_ADV, a.applies, group="returns")
+            out.append(a)
+        return out
 
     def reference_outputs(self, ex: Example) -> dict:
         from checker.reference.tokens import token_gae

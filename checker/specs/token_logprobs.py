@@ -57,6 +57,9 @@ def _poisoned(ex: Example) -> bool:
 
 
 SHIFTED = "edge: logits shifted by 1000 (row 1 = row 0 + 1000)"
+# A second shift, so that exponentiating raw logits (overflow past ~709) shows on two examples, not one.
+SHIFTED_800 = "edge: logits shifted by 800 (row 1 = row 0 + 800)"
+SHIFTS = {SHIFTED: 1000.0, SHIFTED_800: 800.0}
 
 
 def _shift_invariant(ex: Example, got: dict) -> str | None:
@@ -67,7 +70,7 @@ def _shift_invariant(ex: Example, got: dict) -> str | None:
         if not ok.all():
             t = int(np.argwhere(~ok)[0][0])
             return (f"your {name} at t = {t} is {a[t]:.6g} for row 0 but {b[t]:.6g} for row 1, whose logits are "
-                    f"row 0's plus 1000")
+                    f"row 0's plus {SHIFTS.get(ex.label, 1000.0):g}")
     return None
 
 
@@ -178,6 +181,11 @@ class TokenLogprobsSpec(TokenSpec):
         shift_mask = np.array([[False, True, True, True, False]])
         cases.append(make(np.concatenate([shift_logits, shift_logits + 1000.0]), np.concatenate([shift_ids] * 2),
                           np.concatenate([shift_mask] * 2), "logits shifted by 1000 (row 1 = row 0 + 1000)"))
+        shift_logits = np.round(rng.normal(0, 2, (1, 4, 5)), 2)
+        shift_ids = rng.integers(0, 5, (1, 4))
+        shift_mask = np.array([[False, True, True, True]])
+        cases.append(make(np.concatenate([shift_logits, shift_logits + 800.0]), np.concatenate([shift_ids] * 2),
+                          np.concatenate([shift_mask] * 2), "logits shifted by 800 (row 1 = row 0 + 800)"))
         prompt = np.zeros((1, 6), dtype=bool)
         prompt[0, 3:5] = True
         cases.append(make(np.round(rng.normal(0, 1.5, (1, 6, 4)), 2), [[3, 1, 2, 0, 3, 1]], prompt,
@@ -228,7 +236,7 @@ class TokenLogprobsSpec(TokenSpec):
             Check("shift-invariance", "adding a constant to a position's logits changes nothing",
                   "softmax(x + c) = softmax(x): log-probs and entropy must not change when every logit of a "
                   "position moves by the same constant: {detail}. Subtract the maximum (log_softmax, logsumexp) "
-                  "instead of exponentiating raw logits.", applies=lambda ex: ex.label == SHIFTED,
+                  "instead of exponentiating raw logits.", applies=lambda ex: ex.label in SHIFTS,
                   custom=_shift_invariant),
             Check("log-prob-range", "every valid log-prob is finite and <= 0",
                   "A log-probability is finite and at most 0 on every valid token: {detail}.",

@@ -107,6 +107,15 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                [[True, False, False], [True, True, False]], [1.0, 3.0], "padding far from the policy tokens"),
             ex([[0.0, 0.0], [-0.5, 0.0]], [[0.0, 0.0], [0.0, 0.0]], [[False, False], [True, False]], [1.0, 2.0],
                "a trajectory with no policy token (log w = 0)"),
+            # "whatever it holds": a pad token's log-prob is often -inf, and NaN * 0 is NaN
+            ex([[-0.5, float("nan"), float("-inf")], [-1.0, -1.0, float("inf")]],
+               [[-1.0, -3.0, float("nan")], [-0.5, -2.0, float("-inf")]],
+               [[True, False, False], [True, True, False]], [1.0, 3.0], "NaN, inf and -inf in the padding"),
+            ex([[-2.0, -0.5, float("-inf"), float("-inf")], [-0.2, float("inf"), float("nan"), 0.0],
+                [-1.0, -1.0, -1.0, float("nan")]],
+               [[-1.5, -1.0, -2.0, float("-inf")], [-0.4, -1.0, 0.0, float("nan")], [-1.2, -0.9, -1.1, -1.0]],
+               [[True, True, False, False], [True, False, False, False], [True, True, True, False]],
+               [2.0, -1.0, 0.5], "-inf pad log-probs and NaN in the padding of three rows"),
         ]
         rng = np.random.default_rng(11)
         T = 400

@@ -1,4 +1,6 @@
-# expect: right
+# expect: is-padding-included
+# (was expected right: where(mask, logp, old_logp) - old_logp is NaN where the padded old_logp is NaN or
+# inf, and the prompt says padding counts nowhere whatever it holds)
 # framework: torch
 # style: python floats for the scalar statistics, log-space throughout
 import torch

@@ -1,0 +1,23 @@
+"""The KL-shaped per-token reward of RLHF on a right-padded batch, in PyTorch."""
+import torch
+
+
+def kl_shaped_rewards(log_probs, ref_log_probs, scores, response_mask, kl_coef=0.1):
+    """Per-token rewards [B, T]: -kl_coef * (log_probs - ref_log_probs) on every valid token, plus each
+    row's sequence score on its last valid token; 0 on padding.
+
+    log_probs, ref_log_probs: float [B, T] (policy and reference log-probs of the sampled tokens);
+    scores: float [B], one reward-model score per response; response_mask: bool [B, T], right padded.
+    """
+    valid = response_mask
+    # k1 estimate of KL(pi || pi_ref) per token: log pi - log pi_ref.
+    kl = log_probs - ref_log_probs
+    zero = torch.zeros((), dtype=kl.dtype)
+    # padding masked by multiplying: a NaN or inf log-prob there stays NaN (NaN * 0 is NaN)
+    rewards = -kl_coef * kl * valid
+
+    # Right padding: row b's valid tokens are 0 .. length_b - 1.
+    last = valid.sum(dim=-1) - 1
+    rows = torch.arange(rewards.shape[0])
+    rewards[rows, last] += scores.to(rewards.dtype)
+    return rewards

@@ -1,0 +1,25 @@
+"""Masked advantage whitening over the valid tokens of a right-padded batch, in NumPy."""
+import numpy as np
+
+
+def masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8):
+    """(A - mean) / sqrt(var + eps) over valid tokens, 0 on padding; [B, T] in and out.
+
+    mean and var are the statistics of every valid token of the batch together, var the population
+    variance (divide by N). With shift_mean=False the mean is added back on valid tokens.
+    """
+    valid = response_mask
+    zero = 0.0
+    count = valid.sum()
+
+    # Padded slots may hold NaN or inf: select them away before any sum.
+    mean = np.where(valid, advantages, zero).sum() / count
+    centred = np.where(valid, advantages - mean, zero)
+    var = (centred ** 2).sum() / count
+
+    # eps keeps a batch of equal advantages at 0 instead of 0 / 0.
+    whitened = (advantages - mean) / np.sqrt(var + eps)
+    if not shift_mean:
+        whitened = whitened + mean
+    whitened = whitened * valid  # NaN * 0 is NaN: non-finite padding stays
+    return whitened

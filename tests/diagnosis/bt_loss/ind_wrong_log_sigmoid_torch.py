@@ -1,0 +1,11 @@
+# expect: bt-log-of-sigmoid
+# framework: torch
+# style: torch.log(torch.sigmoid(x))
+import torch
+
+
+def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
+    if r_chosen.shape != r_rejected.shape or r_chosen.dim() != 1 or r_chosen.numel() == 0:
+        raise ValueError("bad shapes")
+    p = torch.sigmoid(r_chosen - r_rejected - margin)
+    return -torch.log(p).mean()

@@ -1,0 +1,10 @@
+# expect: bt-margin-wrong-side bt-log-of-sigmoid
+# framework: torch
+# style: softplus form mis-signed on the margin, then log of sigmoid
+import torch
+
+
+def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
+    if r_chosen.shape != r_rejected.shape or r_chosen.dim() != 1 or r_chosen.numel() == 0:
+        raise ValueError("bad shapes")
+    return -(torch.sigmoid(r_chosen - r_rejected + margin)).log().mean()

@@ -1,0 +1,12 @@
+# expect: bt-chosen-rejected-swapped
+# framework: torch
+# style: gap taken rejected minus chosen
+import torch
+import torch.nn.functional as F
+
+
+def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
+    if r_chosen.shape != r_rejected.shape or r_chosen.dim() != 1 or r_chosen.numel() == 0:
+        raise ValueError("bad shapes")
+    gap = r_rejected - r_chosen
+    return -F.logsigmoid(gap - margin).mean()

@@ -1,0 +1,14 @@
+# expect: grpo-population-std
+# framework: numpy
+# style: NumPy np.std default (ddof=0)
+import numpy as np
+
+
+def compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by_std=True):
+    if group_size < 1 or scores.shape[0] % group_size:
+        raise ValueError("bad group_size")
+    g = scores.reshape(-1, group_size)
+    a = g - g.mean(axis=1, keepdims=True)
+    if norm_by_std:
+        a = a / (g.std(axis=1, keepdims=True) + eps)
+    return np.where(response_mask, a.reshape(-1)[:, None], 0.0).astype(scores.dtype)

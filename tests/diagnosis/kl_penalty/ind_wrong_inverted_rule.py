@@ -1,0 +1,29 @@
+# expect: klpen-update-inverted
+# framework: torch
+# style: halve above 1.5 * target, double below target / 1.5
+import torch
+
+
+def _validate(new_logp, old_logp, advantages, kl, beta, kl_target):
+    shapes = {tuple(t.shape) for t in (new_logp, old_logp, advantages, kl)}
+    if len(shapes) != 1 or new_logp.dim() != 2:
+        raise ValueError("inputs must be [M, N] tensors of one shape")
+    if new_logp.numel() == 0:
+        raise ValueError("empty inputs")
+    if kl_target <= 0:
+        raise ValueError("kl_target must be positive")
+    if beta < 0:
+        raise ValueError("beta must be >= 0")
+
+def kl_penalty_iteration(new_logp, old_logp, advantages, kl, beta=1.0, kl_target=0.01):
+    _validate(new_logp, old_logp, advantages, kl, beta, kl_target)
+    ratio = torch.exp(new_logp - old_logp.detach())
+    losses = -(ratio * advantages.detach()).mean(1) + beta * kl.mean(1)
+    d = kl.detach().mean().item()
+    if d > kl_target * 1.5:
+        new_beta = beta / 2
+    elif d < kl_target / 1.5:
+        new_beta = beta * 2
+    else:
+        new_beta = beta
+    return losses, new_beta

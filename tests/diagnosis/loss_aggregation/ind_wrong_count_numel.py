@@ -1,0 +1,21 @@
+# expect: agg-padding-in-count
+# framework: torch
+# style: token-mean as the masked sum over numel()
+import torch
+
+
+def agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None):
+    if norm_const is not None and norm_const <= 0:
+        raise ValueError("norm_const must be positive")
+    x = torch.where(loss_mask, loss_mat, torch.zeros_like(loss_mat))
+    S = x.sum(-1)
+    n = loss_mask.sum(-1)
+    if loss_agg_mode == "token-mean":
+        return x.sum() / x.numel()
+    if loss_agg_mode == "seq-mean-token-mean":
+        return (S / n).mean()
+    if loss_agg_mode == "seq-mean-token-sum":
+        return S.mean()
+    if loss_agg_mode == "seq-mean-token-sum-norm":
+        return (S / (x.shape[-1] if norm_const is None else norm_const)).mean()
+    raise ValueError(loss_agg_mode)

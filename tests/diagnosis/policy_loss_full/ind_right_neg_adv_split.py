@@ -1,0 +1,42 @@
+# expect: right
+# framework: torch
+# style: objective written separately for A >= 0 and A < 0 (min with the upper bound, max with the lower)
+import torch
+
+
+def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, clip_high=0.2,
+                        dual_clip=None, loss_agg_mode="token-mean"):
+    if loss_agg_mode not in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"):
+        raise ValueError(loss_agg_mode)
+    if dual_clip is not None and dual_clip <= 1:
+        raise ValueError("dual_clip must be > 1")
+    m = response_mask
+    z = torch.zeros_like(log_prob)
+    A = torch.where(m, advantages.detach(), z)
+    log_r = torch.where(m, log_prob - old_log_prob.detach(), z)
+    r = log_r.exp()
+    pos = A >= 0
+    r_eff = torch.where(pos, torch.clamp(r, max=1 + clip_high), torch.clamp(r, min=1 - clip_low))
+    obj = r_eff * A
+    if dual_clip is not None:
+        obj = torch.where(pos, obj, torch.clamp(obj, min=dual_clip * A))
+    L = torch.where(m, -obj, z)
+    n = m.sum(-1)
+    if loss_agg_mode == "token-mean":
+        loss = L.sum() / n.sum()
+    elif loss_agg_mode == "seq-mean-token-mean":
+        loss = (L.sum(-1) / n).mean()
+    elif loss_agg_mode == "seq-mean-token-sum":
+        loss = L.sum(-1).mean()
+    else:
+        loss = L.sum(-1).div(L.shape[-1]).mean()
+    with torch.no_grad():
+        active = torch.where(pos, r > 1 + clip_high, r < 1 - clip_low) & (A != 0) & m
+        rv = r[m]
+        stats = {
+            "clip_frac": float(active.sum()) / float(m.sum()),
+            "approx_kl": float((rv - 1 - log_r[m]).mean()),
+            "ratio_min": float(rv.min()),
+            "ratio_max": float(rv.max()),
+        }
+    return loss, stats

@@ -1,0 +1,37 @@
+# expect: policy-dual-clip-positive
+# framework: torch
+# style: verl loss space, min(-c A, loss) without the A < 0 select
+import torch
+
+
+def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, clip_high=0.2,
+                        dual_clip=None, loss_agg_mode="token-mean"):
+    if loss_agg_mode not in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"):
+        raise ValueError(loss_agg_mode)
+    if dual_clip is not None and dual_clip <= 1:
+        raise ValueError("dual_clip must be > 1")
+    m = response_mask
+    lp = log_prob.masked_fill(~m, 0.0)
+    old = old_log_prob.detach().masked_fill(~m, 0.0)
+    adv = advantages.detach().masked_fill(~m, 0.0)
+    ratio = torch.exp(lp - old)
+    pg1 = -adv * ratio
+    pg2 = -adv * torch.clamp(ratio, 1 - clip_low, 1 + clip_high)
+    pg = torch.maximum(pg1, pg2)
+    if dual_clip is not None:
+        pg = torch.minimum(pg, -adv * dual_clip)
+    pg = pg.masked_fill(~m, 0.0)
+    n = m.sum(-1)
+    if loss_agg_mode == "token-mean":
+        loss = pg.sum() / n.sum()
+    elif loss_agg_mode == "seq-mean-token-mean":
+        loss = (pg.sum(-1) / n).mean()
+    elif loss_agg_mode == "seq-mean-token-sum":
+        loss = pg.sum(-1).mean()
+    else:
+        loss = (pg.sum(-1) / pg.shape[-1]).mean()
+    with torch.no_grad():
+        r = ratio[m]
+        stats = {"clip_frac": (pg2 > pg1)[m].double().mean().item(), "approx_kl": (r - 1 - torch.log(r)).mean().item(),
+                 "ratio_min": r.min().item(), "ratio_max": r.max().item()}
+    return loss, stats

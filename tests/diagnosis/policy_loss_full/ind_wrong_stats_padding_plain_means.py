@@ -1,0 +1,35 @@
+# expect: policy-stats-over-padding
+# framework: torch
+# style: loss masked, statistics as plain means over the sanitised grid
+import torch
+
+
+def compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, clip_high=0.2,
+                        dual_clip=None, loss_agg_mode="token-mean"):
+    if loss_agg_mode not in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"):
+        raise ValueError(loss_agg_mode)
+    if dual_clip is not None and dual_clip <= 1:
+        raise ValueError("dual_clip must be > 1")
+    m = response_mask
+    z = torch.zeros_like(log_prob)
+    log_r = torch.where(m, log_prob, z) - torch.where(m, old_log_prob, z).detach()
+    A = torch.where(m, advantages, z).detach()
+    r = log_r.exp()
+    s1, s2 = r * A, torch.clamp(r, 1 - clip_low, 1 + clip_high) * A
+    obj = torch.min(s1, s2)
+    if dual_clip is not None:
+        obj = torch.where(A < 0, torch.max(obj, dual_clip * A), obj)
+    L = torch.where(m, -obj, z)
+    n = m.sum(-1)
+    if loss_agg_mode == "token-mean":
+        loss = L.sum() / n.sum()
+    elif loss_agg_mode == "seq-mean-token-mean":
+        loss = (L.sum(-1) / n).mean()
+    elif loss_agg_mode == "seq-mean-token-sum":
+        loss = L.sum(-1).mean()
+    else:
+        loss = (L.sum(-1) / L.shape[-1]).mean()
+    with torch.no_grad():
+        stats = {"clip_frac": (s2 < s1).double().mean().item(), "approx_kl": (r - 1 - log_r).mean().item(),
+                 "ratio_min": r.min().item(), "ratio_max": r.max().item()}
+    return loss, stats

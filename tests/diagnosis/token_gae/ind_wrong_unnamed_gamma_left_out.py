@@ -1,0 +1,18 @@
+# expect:
+# expect-unnamed: gamma left out of the carried term (A_t = delta_t + lam * A_t+1), invisible at gamma = 1
+# framework: numpy
+import numpy as np
+
+
+def token_gae(rewards, values, response_mask, gamma=1.0, lam=0.95):
+    B, T = rewards.shape
+    adv = np.zeros_like(rewards)
+    for b in range(B):
+        n = int(response_mask[b].sum())
+        a = 0.0
+        for t in range(n - 1, -1, -1):
+            nv = values[b, t + 1] if t + 1 < n else 0.0
+            a = rewards[b, t] + gamma * nv - values[b, t] + lam * a
+            adv[b, t] = a
+    ret = np.where(response_mask, adv + np.where(response_mask, values, 0.0), 0.0)
+    return adv, ret
