@@ -20,11 +20,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("review", help="review due flashcards in the terminal (works with piped input)",
                        description="Show each due card's front; Enter reveals the back; then 1 Again, "
                        "2 Hard, 3 Good, 4 Easy; u undoes the last review; q quits. Each review is "
-                       "saved the moment you rate it.")
+                       "saved the moment you rate it. On the last day before the interview, once nothing "
+                       "is due, the study plan's top-up follows (cards whose predicted recall on the day "
+                       "is below target), and so do the cards a mock queued as 'study next'. --ahead "
+                       "practises ahead when nothing is due: a preview of the cards with the lowest "
+                       "predicted recall on the interview day, whose ratings change no schedule.")
     p.add_argument("--deck", metavar="D", help="review only this deck (see `ppo-drill cards`)")
     p.add_argument("--lang", choices=("en", "zh"),
                    help="card language (default: the 'language' setting, else en)")
     p.add_argument("--limit", type=int, metavar="N", help="stop after N reviews")
+    p.add_argument("--ahead", action="store_true",
+                   help="practise ahead: preview the cards with the lowest predicted recall on the interview "
+                        "day (ratings are not recorded; schedules stay as they are)")
     p.add_argument("--decks", metavar="DIR", help=decks_help)
     p.set_defaults(handler=_guarded(cmd_review))
 
@@ -104,24 +111,35 @@ def _open() -> Any:
     return open_store()
 
 
-def _scheduler(store: Any, deckset: Any) -> Any:
+def _drills() -> list:
+    try:
+        from drills import load_drills
+
+        return list(load_drills())
+    except Exception:  # noqa: BLE001 - broken drill content must not stop a card review
+        return []
+
+
+def _now() -> Any:
+    """The commands' clock (one place, so tests can fix it)."""
     from datetime import datetime, timezone
 
+    return datetime.now(timezone.utc)
+
+
+def _scheduler(store: Any, deckset: Any, drills: list | None = None) -> Any:
     from cards.plan.interview import plan_new_per_day
     from cards.schedule.scheduler import Scheduler
 
     # new cards per day: the study plan's while it counts down to an interview, else the store's setting
-    try:
-        from drills import load_drills
-
-        planned = plan_new_per_day(store, deckset, load_drills(), datetime.now(timezone.utc))
-    except Exception:  # noqa: BLE001 - broken drill content must not stop a card review
-        planned = None
-    return Scheduler(store, deckset, new_per_day=planned)
+    planned = plan_new_per_day(store, deckset, _drills() if drills is None else drills, _now())
+    return Scheduler(store, deckset, clock=lambda: _now(), new_per_day=planned)
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    """`ppo-drill review`: the line-based review loop on stdin/stdout."""
+    """`ppo-drill review`: the line-based review loop on stdin/stdout, then the plan's last-day top-up;
+    `--ahead`: a preview of what practising ahead offers."""
+    from cards.plan.interview import plan_cards, practise_ahead, study_plan
     from cards.schedule.review_loop import run_review
 
     deckset = _load_decks(args)
@@ -129,13 +147,69 @@ def cmd_review(args: argparse.Namespace) -> int:
         raise _UsageError(f"no deck {args.deck!r}; decks: {', '.join(deckset.by_deck) or '(none)'}")
     if args.limit is not None and args.limit < 1:
         raise _UsageError("--limit must be at least 1")
+    drills = _drills()
     with _open() as store:
         lang = args.lang or store.get_setting("language", "en")
         if lang not in ("en", "zh"):
             lang = "en"
-        run_review(_scheduler(store, deckset), lang=lang, deck=args.deck, limit=args.limit,
-                   stdin=sys.stdin, stdout=sys.stdout)
+        scheduler = _scheduler(store, deckset, drills)
+        if args.ahead:
+            if scheduler.next_card(deck=args.deck) is not None:
+                print("Cards are due: review them first (ppo-drill review); practising ahead is for when "
+                      "nothing is due.")
+                return 0
+            cards = [c for c in practise_ahead(store, deckset, drills, scheduler.now())[0]
+                     if args.deck is None or deckset.by_id[c].deck == args.deck]
+            print(f"Practising ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} with the lowest "
+                  f"predicted recall, as a preview (ratings are not recorded; schedules stay as they are).")
+            run_review(scheduler, lang=lang, deck=args.deck, limit=args.limit, stdin=sys.stdin,
+                       stdout=sys.stdout, preview=cards)
+            return 0
+        offered: set[str] = set()
+
+        def plan_top_up() -> Any:
+            """The next card today's plan still asks for (study next, the last-day top-up), each
+            offered once this session."""
+            for cid in plan_cards(store, deckset, drills, scheduler.now()):
+                if cid not in offered and (args.deck is None or deckset.by_id[cid].deck == args.deck):
+                    offered.add(cid)
+                    return deckset.by_id[cid]
+            return None
+
+        done = run_review(scheduler, lang=lang, deck=args.deck, limit=args.limit, stdin=sys.stdin,
+                          stdout=sys.stdout, then=plan_top_up)
+        if args.limit is not None and done >= args.limit:
+            return 0
+        after = _after_review(store, deckset, drills, scheduler, study_plan, practise_ahead, args.deck)
+        if after:
+            print(after)
     return 0
+
+
+def _after_review(store: Any, deckset: Any, drills: list, scheduler: Any, study_plan: Any,
+                  practise_ahead: Any, deck: str | None) -> str:
+    """What else today's plan holds once no card is left: drills, the mock, practising ahead."""
+    now = scheduler.now()
+    plan = study_plan(store, deckset, drills, now, forecast=False)
+    lines = []
+    open_drills = [t.ref for t in plan.tasks if t.kind == "drill" and not t.complete]
+    if open_drills:
+        lines.append(f"Today's plan also has {len(open_drills)} drill{'s' if len(open_drills) != 1 else ''}: "
+                     f"{', '.join(open_drills[:5])}{' ...' if len(open_drills) > 5 else ''} "
+                     f"(ppo-drill start ID, then ppo-drill check FILE).")
+    if any(t.kind == "mock" and not t.complete for t in plan.tasks):
+        lines.append("Today's plan has a mock interview: ppo-drill mock.")
+    if scheduler.next_card(deck=deck) is None:
+        cards, ahead_drills = practise_ahead(store, deckset, drills, now)
+        cards = [c for c in cards if deck is None or deckset.by_id[c].deck == deck]
+        if cards:
+            command = "ppo-drill review --ahead" + (f" --deck {deck}" if deck else "")
+            lines.append(f"Nothing is due. Practise ahead: {command} previews {len(cards)} "
+                         f"card{'s' if len(cards) != 1 else ''} without changing their schedules.")
+        if ahead_drills:
+            lines.append(f"Drills to practise ahead: {', '.join(ahead_drills[:3])} (ppo-drill check --preview "
+                         f"FILE checks one without changing its schedule).")
+    return "\n".join(lines)
 
 
 def cmd_cards(args: argparse.Namespace) -> int:

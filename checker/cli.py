@@ -35,6 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
                    help="wall-clock limit for running your code, in seconds (default 10)")
+    p.add_argument("--preview", action="store_true",
+                   help="practising ahead: the verdict is logged as a preview and changes no schedule")
     p.set_defaults(handler=cmd_check)
 
     p = sub.add_parser("drills", help="list the drills",
@@ -75,6 +77,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                  "from the function name)")
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
+    p.add_argument("--preview", action="store_true",
+                   help="practising ahead: each verdict is logged as a preview and changes no schedule")
     p.set_defaults(handler=cmd_watch)
 
 

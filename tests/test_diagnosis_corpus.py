@@ -1,9 +1,15 @@
 """The diagnosis corpus (tests/diagnosis/<drill>/*.py, answers written independently of the catalogue):
 every right answer accepted, every wrong answer rejected, >= 95% of wrong answers named correctly and none
-named wrongly. The figures come from bench/diagnosis.py, which scores any folder in the same format."""
+named wrongly. The figures come from bench/diagnosis.py, which scores any folder in the same format.
+
+The corpus outgrew the suite's time (about a quarter of a second an answer, a thousand answers), so the
+suite judges every right answer and, of the wrong ones, the first (by file name) that expects each mistake
+and every one that expects no catalogued name; `PPO_DRILL_CORPUS=all` judges every answer, as `.ci/run`
+does after the suite. The 5% bound on declared gaps is counted over every answer either way."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +30,21 @@ def _bench():
 BENCH = _bench()
 CASES = BENCH.cases(CORPUS) if CORPUS.is_dir() else []
 DRILLS = sorted({c.drill for c in CASES})
+JUDGE_ALL = os.environ.get("PPO_DRILL_CORPUS", "").strip().lower() == "all"
+
+
+def judged_in_the_suite(cases) -> list:
+    """Every right answer; of the wrong ones, the first per expected mistake id and every answer that
+    expects no catalogued name (all of them with PPO_DRILL_CORPUS=all)."""
+    if JUDGE_ALL:
+        return list(cases)
+    out, seen = [], set()
+    for c in sorted(cases, key=lambda c: c.path.name):
+        new = [m for m in c.expect if m not in seen]
+        if c.expect == ["right"] or not c.expect or c.expect == ["wrong"] or new:
+            out.append(c)
+            seen.update(c.expect)
+    return out
 
 
 def test_the_corpus_is_there():
@@ -46,7 +67,7 @@ def test_every_answer_of_a_drill_is_judged_as_its_header_says(drill):
     never named wrongly, and named correctly unless its header declares it a known gap (and a declared gap
     that is now named must lose its mark, so the count below stays true)."""
     problems = []
-    for case in (c for c in CASES if c.drill == drill):
+    for case in judged_in_the_suite(c for c in CASES if c.drill == drill):
         o = BENCH.judge(case)
         name = case.path.name
         if case.expect == ["right"]:

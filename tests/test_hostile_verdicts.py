@@ -96,3 +96,33 @@ def test_printed_output_is_capped_in_every_face():
     assert len(lines[-1]) < 300 and lines[-1].endswith("(4800 more characters)")
     js = printed_for_json(stdout)
     assert len(js) < 8100 and js.startswith("… (") and js.endswith("x\n")
+
+
+def test_an_answer_that_calls_the_reference_in_memory_fails_in_a_warm_checker():
+    """The app's checker worker has the reference core and every drill's expected results loaded
+    before any answer arrives; an answer that finds the reference in its process's memory and returns
+    what it computes passed there. The child forgets the checker's packages before the answer runs,
+    so it finds nothing. (With nothing forgotten, the same answer passes: the attack is real.)"""
+    import checker.reference  # noqa: F401 - loaded, as in the warm worker
+    from checker.inputs import expected_for
+    from checker.sandbox import run_candidate
+
+    expected_for("gae", "numpy", 0)
+    source = (VERDICTS / "gae_numpy_calls_the_reference_from_memory.py").read_text()
+    assert not check(source, "gae", "numpy").passed
+
+    def remembering(*args, **kwargs):
+        return run_candidate(*args, forget=(), **kwargs)
+
+    assert check(source, "gae", "numpy", runner=remembering).passed
+
+
+def test_an_object_the_drill_hands_over_keeps_its_module():
+    """A drill may pass the answer an object of a class the checker defines (a small model, say);
+    its module is not forgotten, so its methods still find their globals."""
+    from checker.report import Report
+    from checker.sandbox import Call, run_candidate
+
+    source = "def answer(report):\n    return len(report.render())\n"
+    result = run_candidate(source, "answer", [Call((Report(drill="gae", framework="numpy", passed=True),))])
+    assert result.ok and result.results[0].value > 0, result.error

@@ -136,11 +136,205 @@ async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
         for _ in ids:
             await pilot.press("space")
             labels = [str(b.label) for b in screen.query("RatingBar Button")]
-            assert all("not recorded" in label for label in labels)
+            assert all(label.endswith("· preview") for label in labels)
             await pilot.press("1")
         assert screen.card is None
         assert app.session.store.fsrs_states("card") == before
         assert len(app.session.store.reviews()) == reviews
+        from cards.schedule.preview import previews
+
+        assert sorted(e["ref"] for e in previews(app.session.store) if e["kind"] == "card") == sorted(ids)
+
+
+async def test_practise_ahead_on_a_drill_is_a_preview(tmp_path):
+    from cards.schedule.preview import previews
+    from cards.schedule.training import record_check
+    from drills import get_drill
+    from tui.screens.workspace import WorkspaceScreen
+
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=30))
+        store.set_setting("new_per_day", 0)
+        for did in ("gae", "value_loss"):
+            record_check(store, drill_id=did, framework="numpy", passed=True, mistakes=[],
+                         started_at=FIXED_START - timedelta(days=1), finished_at=FIXED_START - timedelta(days=1),
+                         elapsed_s=60, target_minutes=10, fuzz=False)
+        before = store.fsrs_states("drill")
+        attempts = len(store.attempts())
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.session.store.set_setting("interview_date", None)  # plain review: the allowance stays 0
+        app.session.scheduler.new_per_day = 0
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is None
+        assert "Press **w** to practise ahead on a drill" in screen.query_one("#review-front").source
+        first = app.session.practise_ahead()[1][0]
+        await pilot.press("w")
+        await pilot.pause()
+        ws = app.screen
+        assert isinstance(ws, WorkspaceScreen) and ws.preview and ws.drill.id == first
+        assert "Preview" in str(ws.query_one("#ws-title").render())
+        ws.editor.load_text(get_drill(first).solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert app.session.store.fsrs_states("drill") == before
+        assert len(app.session.store.attempts()) == attempts
+        assert [(e["kind"], e["ref"], e["passed"]) for e in previews(app.session.store)] == [("drill", first, True)]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen  # back on the review screen, which offers the next drill
+        rest = [d for d in app.session.practise_ahead()[1] if d != first]
+        assert f"**{rest[0]}**" in screen.query_one("#review-front").source
+
+
+async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_path):
+    import fsrs
+
+    from cards.plan.interview import TARGET_RECALL, interview_moment, top_up
+
+    data = tmp_path / "data"
+    interview = FIXED_START.date() + timedelta(days=1)
+    with open_store(data) as store:
+        set_interview_date(store, interview)
+        for i, card in enumerate(_decks().cards):  # all studied, none due, weak on the day
+            state = fsrs.Card(card_id=i + 1, state=fsrs.State.Review, stability=1.2, difficulty=6.0,
+                              due=FIXED_START + timedelta(days=1),
+                              last_review=FIXED_START - timedelta(days=1)).to_dict()
+            store.record_review(card.id, 3, FIXED_START - timedelta(days=1), state, state_before=None)
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        low = top_up(app.session.store, app.session.deckset, app.session.drills, app.session.now())[0]
+        assert len(low) == len(_decks().cards)
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == low[0]
+        assert "study next / top-up" in str(screen.query_one("#review-meta").render())
+        await pilot.press("space", "3")
+        await pilot.pause()
+        assert screen.card is not None and screen.card.id == low[1]
+        [review] = app.session.store.reviews(since=FIXED_START - timedelta(minutes=1))
+        assert review.card_id == low[0] and review.source == "user"  # a real, early review
+        from cards.schedule.recall import recall_at
+
+        state = app.session.store.fsrs_states("card")[low[0]]
+        assert recall_at(state, interview_moment(interview)) >= TARGET_RECALL
+        await pilot.press("escape")
+        await settle(pilot, app)
+        text = plain(app.screen.query_one(PlanPanel))
+        assert "1 day left" in text and "mock interview" in text and "top-up" in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path, size):
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() - timedelta(days=2))
+        store.set_setting("new_per_day", 7)
+    app = make_app(data)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        text = plain(panel)
+        assert "plain spaced review" in text and "Readiness now" in text and "days left" not in text
+        assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
+        assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
+        assert _fully_visible(app, panel)
+
+
+async def test_review_serves_the_study_next_cards_a_mock_queued(tmp_path):
+    from cards.plan.interview import queue_study_next
+
+    data = tmp_path / "data"
+    queued = [_decks().cards[10].id, _decks().cards[3].id]
+    with open_store(data) as store:
+        store.set_setting("new_per_day", 0)  # beyond the new-card allowance: queued cards still come
+        queue_study_next(store, FIXED_START, cards=queued)
+    app = make_app(data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("r")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.card is not None and screen.card.id == queued[0]
+        assert "study next" in str(screen.query_one("#review-meta").render())
+        await pilot.press("space", "4")
+        await pilot.pause()
+        assert screen.card is not None and screen.card.id == queued[1]
+        await pilot.press("space", "4")
+        await pilot.pause()
+        assert screen.card is None
+        assert {r.card_id for r in app.session.store.reviews()} == set(queued)
+        plan = app.session.study_plan(forecast=False)
+        assert all(t.complete for t in plan.tasks if t.kind == "card")
+
+
+async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
+    """A candidate sets a date ten days out and does each day's plan; the dashboard counts down, ticks
+    today's plan off and shows readiness rising to the target, then says so on the day and after."""
+    from cards.plan.interview import TARGET_RECALL
+    from cards.schedule.training import record_check
+
+    clock = FixedClock()
+    interview = FIXED_START.date() + timedelta(days=10)
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, interview)
+    app = make_app(data, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        session, dashboard = app.session, app.screen
+        overall = []
+        for day in range(10):
+            dashboard.refresh_numbers()
+            await settle(pilot, app)
+            panel = dashboard.query_one(PlanPanel)
+            text = plain(panel)
+            left = 10 - day
+            assert f"{left} day{'s' if left != 1 else ''} left" in text and "today 0/" in text, text
+            overall.append(panel.plan.overall)
+            if day == 0:
+                assert any("drills never tried" in w for w in panel.plan.cannot_promise)
+                assert not any("new cards" in w for w in panel.plan.cannot_promise)
+            plan = session.study_plan(forecast=False)
+            for task in plan.tasks:
+                if task.kind == "drill" and not task.complete:
+                    record_check(session.store, drill_id=task.ref, framework="numpy", passed=True, mistakes=[],
+                                 started_at=clock.now, finished_at=clock.now, elapsed_s=60, target_minutes=30,
+                                 scheduler=session.scheduler, fuzz=False)
+                if task.kind == "mock" and not task.complete:
+                    session.store.record_mock(seed=day, started_at=clock.now, finished_at=clock.now, payload={})
+            for _ in range(3000):  # the review queue, then the plan's own cards, all Good
+                card = session.scheduler.next_card() or session.next_plan_card()
+                if card is None:
+                    break
+                session.scheduler.review(card.id, 3)
+                clock.advance(minutes=1)
+            dashboard.refresh_numbers()
+            await settle(pilot, app)
+            done, target = dashboard.query_one(PlanPanel).plan.progress
+            assert done == target, [t for t in dashboard.query_one(PlanPanel).plan.tasks if not t.complete]
+            clock.now = clock.now.replace(hour=9, minute=0) + timedelta(days=1)
+        assert overall == sorted(overall) and overall[0] == 0.0
+        dashboard.refresh_numbers()
+        await settle(pilot, app)
+        panel = dashboard.query_one(PlanPanel)
+        assert "Interview today" in plain(panel)
+        # ten days are enough for every card, not for every drill (the plan said so on day one)
+        tried_all = [t for t in panel.plan.readiness if t.drills_tried == t.drills]
+        assert tried_all and all(t.readiness >= TARGET_RECALL for t in tried_all), tried_all
+        assert all(t.cards_seen == t.cards for t in panel.plan.readiness)
+        assert overall[-1] > 0.6
+        clock.advance(days=2)
+        dashboard.refresh_numbers()
+        await settle(pilot, app)
+        assert "plain spaced review" in plain(dashboard.query_one(PlanPanel))
 
 
 def _decks():

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from cards.decks.loader import load_decks
-from cards.plan.interview import (TARGET_RECALL, interview_date, interview_moment, plan_new_per_day,
+from cards.plan.interview import (TARGET_RECALL, interview_date, interview_moment, plan_cards, plan_new_per_day,
                                   practise_ahead, queue_study_next, set_interview_date, study_plan, top_up)
 from cards.progress.store import open_store
 from cards.schedule.recall import card_recall, drill_recall
@@ -171,6 +171,9 @@ def test_plan_command_sets_the_date_and_stats_json_carries_it(capsys, _private_d
     assert main(["stats", "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["plan"]["interview"] == day and stats["plan"]["readiness"]["topics"]
+    same = ("days_left", "today_plan", "today_progress", "readiness", "days", "cannot_promise",
+            "practised_ahead_today")
+    assert {k: stats["plan"][k] for k in same} == {k: data[k] for k in same}  # the same figures
     assert main(["plan", "--clear"]) == 0
     assert "No interview date set" in capsys.readouterr().out
 
@@ -193,3 +196,141 @@ def test_todays_plan_never_shrinks_as_it_is_done(store, content):
     done = [t for t in evening.tasks if t.kind == "drill"]
     assert [t.ref for t in done] == planned and all(t.complete for t in done)
     assert evening.tasks[0] == morning.tasks[0]  # the new-card target holds through the day
+
+
+# -- practising ahead and the last-day top-up from the command line --------------------------------
+
+def _studied_not_due(store, card_ids, now, stability=1.2):
+    """Cards reviewed a day before `now`, due a day after it, with a low predicted recall tomorrow."""
+    import fsrs
+
+    for i, cid in enumerate(card_ids):
+        state = fsrs.Card(card_id=1000 + i, state=fsrs.State.Review, stability=stability, difficulty=6.0,
+                          due=now + DAY, last_review=now - DAY).to_dict()
+        store.record_review(cid, 3, now - DAY, state, state_before=None)
+
+
+def test_a_preview_attempt_at_a_drill_changes_no_schedule(store, content):
+    from cards.schedule.preview import preview_counts, previews
+
+    deckset, drills = content
+    gae = next(d for d in drills if d.id == "gae")
+    record_check(store, drill_id="gae", framework="numpy", passed=True, mistakes=[], started_at=START - 3 * DAY,
+                 finished_at=START - 3 * DAY, elapsed_s=60, target_minutes=gae.target_minutes, fuzz=False)
+    assert practise_ahead(store, deckset, drills, START - 2 * DAY)[1] == ["gae"]
+    drill_before, cards_before = store.fsrs_states("drill"), store.fsrs_states("card")
+    attempts, reviews = len(store.attempts()), len(store.reviews())
+    outcome = record_check(store, drill_id="gae", framework="numpy", passed=False,
+                           mistakes=[("gae-forward-scan", "pitfall-gae-direction")], started_at=START - 2 * DAY,
+                           finished_at=START - 2 * DAY, elapsed_s=30, target_minutes=gae.target_minutes,
+                           fuzz=False, preview=True)
+    assert outcome.preview and outcome.attempt_id is None and outcome.drill_due is None
+    assert not outcome.cards_again  # a named mistake sends no card back from a preview
+    assert store.fsrs_states("drill") == drill_before and store.fsrs_states("card") == cards_before
+    assert len(store.attempts()) == attempts and len(store.reviews()) == reviews
+    assert previews(store) == [{"kind": "drill", "ref": "gae", "at": previews(store)[0]["at"], "passed": False,
+                                "mistakes": ["gae-forward-scan"]}]
+    assert preview_counts(store) == {"cards": 0, "drills": 1}
+    # a preview does not count as today's planned drill either
+    set_interview_date(store, START.date() + 10 * DAY)
+    plan = study_plan(store, deckset, drills, START - 2 * DAY, forecast=False)
+    assert all(not t.complete for t in plan.tasks if t.kind == "drill")
+    assert plan.previews_today == (0, 1) and plan.to_json()["practised_ahead_today"] == {"cards": 0, "drills": 1}
+
+
+def test_check_preview_from_the_command_line_changes_no_schedule(_private_data_dir):
+    from types import SimpleNamespace
+
+    from cards.schedule.preview import previews
+    from tui.cli import build_parser
+    from tui.commands import record_cli_check
+
+    assert build_parser().parse_args(["check", "a.py", "--preview"]).preview
+    assert build_parser().parse_args(["watch", "a.py", "--preview"]).preview
+    report = SimpleNamespace(drill="gae", framework="numpy", passed=False, tests=None,
+                             diagnoses=[SimpleNamespace(id="gae-forward-scan", card="pitfall-gae-direction")])
+    record_cli_check(report, SimpleNamespace(preview=True), "def gae(): pass\n")
+    with open_store(_private_data_dir) as s:
+        assert not s.attempts() and not s.fsrs_states("drill") and not s.reviews()
+        assert [(e["kind"], e["ref"], e["passed"]) for e in previews(s)] == [("drill", "gae", False)]
+    record_cli_check(report, SimpleNamespace(preview=False), "def gae(): pass\n")
+    with open_store(_private_data_dir) as s:
+        assert len(s.attempts()) == 1 and "gae" in s.fsrs_states("drill")
+        assert [r.card_id for r in s.reviews()] == ["pitfall-gae-direction"]
+
+
+def _cli(monkeypatch, capsys, argv, stdin, now):
+    import io
+    import sys
+
+    import cards.cli
+
+    monkeypatch.setattr(cards.cli, "_now", lambda: now)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_review_ahead_previews_without_changing_schedules(monkeypatch, capsys, _private_data_dir, content):
+    from cards.schedule.preview import previews
+
+    deckset, _ = content
+    deck = [c.id for c in deckset.cards if c.deck == "what-if"]
+    with open_store(_private_data_dir) as s:
+        set_interview_date(s, START.date() + 5 * DAY)
+        _studied_not_due(s, deck, START)
+        _studied_not_due(s, deck[:1], START, stability=0.5)  # the weakest on the day comes first
+        before = s.fsrs_states("card")
+        n_reviews = len(s.reviews())
+        order = [c for c in practise_ahead(s, deckset, content[1], START)[0] if c in deck]
+    assert order[0] == deck[0] and sorted(order) == sorted(deck)
+    code, out, err = _cli(monkeypatch, capsys, ["review", "--deck", "what-if"], "", START)
+    assert code == 0, err
+    assert "No cards due." in out and "ppo-drill review --ahead" in out
+    code, out, err = _cli(monkeypatch, capsys, ["review", "--deck", "what-if", "--ahead"], "\n3\n\n1\nq\n", START)
+    assert code == 0, err
+    assert f"Practising ahead: {len(deck)} cards" in out and "(a preview: not recorded)" in out
+    assert out.index(deck[0]) < out.index("Good: a preview, the schedule is unchanged")
+    assert "Previewed 2 cards; no schedule changed." in out
+    with open_store(_private_data_dir) as s:
+        assert s.fsrs_states("card") == before and len(s.reviews()) == n_reviews
+        assert [(e["ref"], e["rating"]) for e in previews(s)] == [(order[0], 3), (order[1], 1)]
+
+
+def test_review_tops_up_on_the_last_day_and_points_to_the_mock(monkeypatch, capsys, _private_data_dir, content):
+    deckset, drills = content
+    deck = [c.id for c in deckset.cards if c.deck == "what-if"]
+    with open_store(_private_data_dir) as s:
+        set_interview_date(s, START.date() + DAY)
+        _studied_not_due(s, deck, START)
+        low = top_up(s, deckset, drills, START)[0]
+        assert set(low) == set(deck)
+    code, out, err = _cli(monkeypatch, capsys, ["review", "--deck", "what-if"], "\n3\n" * len(deck), START)
+    assert code == 0, err
+    assert "on the last day, those below target" in out and f"Reviewed {len(deck)} cards." in out
+    assert "Today's plan has a mock interview: ppo-drill mock." in out
+    with open_store(_private_data_dir) as s:
+        assert sorted(r.card_id for r in s.reviews(since=START - timedelta(minutes=1))) == sorted(deck)
+        assert not top_up(s, deckset, drills, START + timedelta(hours=1))[0]
+        recall = card_recall(s, deck, interview_moment(START.date() + DAY))
+        assert min(recall.values()) >= TARGET_RECALL
+
+
+def test_study_next_cards_are_served_by_review_beyond_the_new_card_allowance(monkeypatch, capsys,
+                                                                           _private_data_dir, content):
+    deckset, drills = content
+    new_card, seen = deckset.cards[7].id, deckset.cards[8].id
+    with open_store(_private_data_dir) as s:
+        s.set_setting("new_per_day", 0)
+        _studied_not_due(s, [seen], START)
+        queue_study_next(s, START, cards=[new_card, seen])
+        assert plan_cards(s, deckset, drills, START) == [new_card, seen]
+    code, out, err = _cli(monkeypatch, capsys, ["review"], "\n3\n" * 3, START + timedelta(minutes=1))
+    assert code == 0, err
+    assert "a mock's study next" in out and "Reviewed 3 cards." in out  # the new card twice: its learning step
+    with open_store(_private_data_dir) as s:
+        assert {r.card_id for r in s.reviews(since=START)} == {new_card, seen}
+        assert not plan_cards(s, deckset, drills, START + timedelta(minutes=2))
+        plan = study_plan(s, deckset, drills, START + timedelta(minutes=2), forecast=False)
+        assert all(t.complete for t in plan.tasks if t.kind == "card")

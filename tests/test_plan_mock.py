@@ -97,6 +97,17 @@ def test_questions_move_to_neighbouring_concepts():
 def test_followup_data_names_real_concepts():
     from cards.decks.loader import load_checklist
 
+    import yaml
+
+    from cards.plan.followups import FOLLOWUPS_PATH
+
+    class Strict(yaml.SafeLoader):  # a key given twice (a merge of two lists) silently drops one
+        def construct_mapping(self, node, deep=False):
+            keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+            assert len(keys) == len(set(keys)), f"followups.yaml repeats {[k for k in keys if keys.count(k) > 1]}"
+            return super().construct_mapping(node, deep)
+
+    yaml.load(FOLLOWUPS_PATH.read_text(encoding="utf-8"), Loader=Strict)
     known = {item.id for item in load_checklist()[0]}
     data = load_followups()
     for concept, near in data.neighbours.items():
@@ -106,6 +117,72 @@ def test_followup_data_names_real_concepts():
     for drill, stated in data.stated_by_prompt.items():
         assert drill in drill_ids and set(stated) <= set(cards), drill
     assert any(data.what_if_tag in c.tags for c in cards.values())
+
+
+def test_what_if_questions_come_from_every_deck_with_scenario_cards():
+    deckset = load_decks()
+    tagged = [c for c in deckset.cards if "what-if" in c.tags]
+    for card in deckset.cards:  # a scenario question is tagged, whichever deck it is in
+        if "what would you change" in " ".join(card.front.lower().split()):
+            assert "what-if" in card.tags, f"{card.id} asks what you would change: tag it what-if"
+    assert len({c.deck for c in tagged}) > 1
+    drawn = {q.ref for seed in range(80) for q in plan_mock(seed).questions if q.ref in {c.id for c in tagged}}
+    assert {deckset.by_id[c].deck for c in drawn} == {c.deck for c in tagged}, "some decks' what-ifs are never asked"
+    assert len(drawn) >= 0.75 * len(tagged)
+
+
+# the PPO update-loop drills follow-ups are written for; checked as soon as the drills exist
+UPDATE_LOOP_DRILLS = ("ppo_update", "fix-old-logp-in-loop")
+
+
+def test_every_core_and_pitfall_drill_has_followups_on_neighbouring_concepts():
+    deckset = load_decks()
+    drills = [d for d in load_drills() if d.kind in ("core", "pitfall")]
+    ids = {d.id for d in drills}
+    assert len(drills) >= 40 and {d.kind for d in drills} == {"core", "pitfall"}
+    data = load_followups()
+    for drill in drills:
+        stated = stated_cards(drill, deckset)
+        ranked = ranked_followups(drill, deckset)
+        near = [c for rank, c in ranked if rank == 0]
+        assert not stated & {c for _, c in ranked}, f"{drill.id}: a follow-up its prompt or cards answer"
+        assert len(near) >= 4, f"{drill.id}: only {near} next to it; add neighbours in followups.yaml"
+        own = {k for c in drill.cards if c in deckset.by_id for k in deckset.by_id[c].concepts}
+        moved_to = {k for c in near for k in deckset.by_id[c].concepts} - own
+        assert len(moved_to) >= 2, f"{drill.id}: follow-ups stay on one concept {moved_to}"
+        assert own & set(data.neighbours), f"{drill.id}: none of its concepts has neighbours listed"
+    for drill_id in data.stated_by_prompt:
+        assert drill_id in ids or drill_id in UPDATE_LOOP_DRILLS, drill_id
+
+
+@pytest.mark.parametrize("drill_id", [d.id for d in load_drills() if d.kind in ("core", "pitfall")])
+def test_a_mock_on_any_drill_asks_its_neighbours_never_its_own_answers(drill_id):
+    deckset = load_decks()
+    drills = {d.id: d for d in load_drills()}
+    drill = drills[drill_id]
+    # a partner drill on another topic, not easy, so the mock can be drawn with this drill in it
+    partner = next(d for d in drills.values() if d.kind == "core" and d.topic != drill.topic
+                   and d.difficulty != "easy" and d.id != drill_id)
+    plan = plan_mock(7, 60, drills=[drill, partner], deckset=deckset)
+    assert {i.ref for i in plan.drills} == {drill_id, partner.id}
+    ranked = {c: rank for rank, c in ranked_followups(drill, deckset)}
+    stated = stated_cards(drill, deckset) | stated_cards(partner, deckset)
+    after = [q for q in plan.questions if q.drill == drill_id]
+    what_ifs = [q for q in plan.questions if "what-if" in deckset.by_id[q.ref].tags]
+    assert len(what_ifs) == 1 and len({q.ref for q in plan.questions}) == len(plan.questions)
+    assert after, f"no follow-up after {drill_id}"
+    for q in after:
+        assert q.ref not in stated
+        if q not in what_ifs:
+            assert ranked.get(q.ref, 9) <= 1, f"{q.ref} after {drill_id} is not a neighbouring concept"
+    assert any(ranked.get(q.ref) == 0 for q in after)
+
+
+def test_update_loop_drills_have_followups_once_they_exist():
+    deckset = load_decks()
+    present = [d for d in load_drills() if d.id in UPDATE_LOOP_DRILLS]
+    for drill in present:
+        assert len([c for rank, c in ranked_followups(drill, deckset) if rank == 0]) >= 4, drill.id
 
 
 def test_framework_choice_and_minutes_validation():
@@ -368,3 +445,12 @@ def test_open_time_plus_pauses_is_wall_time(actions):
     s.finish()
     card = score_session(s)
     assert 0 <= card.score <= card.correctness <= 100
+
+
+def test_the_scorecard_joins_a_cards_source_line_breaks_as_markdown_does():
+    from cards.plan.mock_review import unwrap
+
+    assert unwrap("Why is the KL in the\npenalty KL(pi_old || pi_theta)?") == \
+        "Why is the KL in the penalty KL(pi_old || pi_theta)?"
+    text = "What is wrong?\n\n```python\nfor t in x:\n    y = 1\n```\n- one\n- two\n\n| a | b |\n| 1 | 2 |"
+    assert unwrap(text) == text  # paragraphs, fenced code, lists and tables keep their lines

@@ -130,7 +130,8 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         view = screen.query_one("#question-view")
         assert visible_in(view, screen.query_one("#question-answer"))
         assert set(await footer_fits(pilot)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
-        await pilot.press("3")
+        await pilot.press("1")  # missed, as Again in a card review
+        assert next(r for r in screen.session.results if r.index == question.index).outcome == "missed"
         await pilot.press("ctrl+f", "y")
         await pilot.pause()
         assert screen.session.finished

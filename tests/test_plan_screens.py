@@ -249,6 +249,11 @@ async def test_stats_screen_shows_the_numbers(tmp_path):
         assert screen.query_one("#mock-table", DataTable).row_count == 1
         pitfalls = screen.query_one("#pitfall-table", DataTable)
         assert pitfalls.row_count == 1
+        readiness = screen.query_one("#readiness-table", DataTable)  # every topic, weakest first
+        topics = screen.data["plan"]["readiness"]["topics"]
+        assert readiness.row_count == len(app.session.deckset.decks) == len(topics)
+        assert [str(readiness.get_row_at(i)[1]) for i in range(len(topics))] == [t["title"] for t in topics]
+        assert [t["readiness"] for t in topics] == sorted(t["readiness"] for t in topics)
         screen.query_one("#stats-tabs").active = "tab-pitfalls"
         await pilot.pause()
         pitfalls.focus()

@@ -116,11 +116,17 @@ def give(paths, uid):
         os.chown(p, uid, uid)
 
 
-def assert_advice(message: str | None, kind: str) -> None:
+def assert_advice(message: str | None, kind: str, existing: bool = True) -> None:
+    """The advice for `kind`; it says an existing file is intact, and where no progress file
+    existed yet, that nothing was lost (never that a file that was not there is "intact")."""
     assert message, "expected a StoreError"
     assert "damaged" not in message and "move it aside" not in message and "restore" not in message, message
     words = {"permission": "permission denied", "read-only": "read-only file system", "full": "is full"}
-    assert words[kind] in message and "intact" in message, message
+    assert words[kind] in message, message
+    if existing:
+        assert "intact" in message, message
+    else:
+        assert "intact" not in message and "nothing was lost" in message, message
 
 
 def test_a_read_only_folder_is_a_permission_problem(tmp_path):
@@ -196,6 +202,28 @@ def test_a_full_disk_is_a_full_disk(tmp_path, uid):
 
 @needs_root
 @AS
+def test_a_full_disk_before_any_progress_was_saved_says_nothing_was_lost(tmp_path, uid):
+    """No progress file yet on a full disk: the message must not call a file that was never there
+    intact; it says that nothing was lost, and nothing of the failed attempt is left behind that
+    would later read as progress."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    tmp_path.chmod(0o755)
+
+    def script():
+        _fill(disk)
+        path = disk / "progress.sqlite3"
+        message = open_and_write(path)["message"]
+        return {"open": message, "left": path.exists() and path.stat().st_size}
+
+    mount = ["mount", "-t", "tmpfs", "-o", f"size=256k,mode=0777{',uid=%d' % uid if uid else ''}", "tmpfs", str(disk)]
+    out = in_child(script, uid=uid, mounts=[mount])
+    assert_advice(out["open"], "full", existing=False)
+    assert not out["left"], out
+
+
+@needs_root
+@AS
 def test_export_progress_on_a_full_disk_leaves_no_tmp_file(tmp_path, uid):
     from tui.cli import main
 
@@ -267,10 +295,22 @@ def test_a_newer_file_with_an_unflushed_wal_is_left_byte_for_byte_untouched(tmp_
 
 @pytest.mark.parametrize("err, kind", [(errno.ENOSPC, "full"), (errno.EROFS, "read-only"),
                                        (errno.EACCES, "permission")])
-def test_injected_os_errors_get_their_own_advice(tmp_path, err, kind):
-    path = tmp_path / "progress.sqlite3"
+@pytest.mark.parametrize("existing", [True, False], ids=["existing-file", "no-file-yet"])
+def test_injected_os_errors_get_their_own_advice(tmp_path, err, kind, existing):
+    path = intact_db(tmp_path) if existing else tmp_path / "progress.sqlite3"
     message = faults.describe_fault(path, OSError(err, os.strerror(err)), "written")
-    assert_advice(message, kind)
+    assert_advice(message, kind, existing)
+
+
+@pytest.mark.parametrize("err, kind", [(errno.ENOSPC, "full"), (errno.EROFS, "read-only"),
+                                       (errno.EACCES, "permission")])
+def test_an_empty_file_or_a_missing_folder_holds_no_progress(tmp_path, err, kind):
+    """SQLite creates the file before its first write: an empty one left by a failed first write,
+    and a data folder that could not be created, are reported as holding nothing yet."""
+    empty = tmp_path / "progress.sqlite3"
+    empty.touch()
+    for path in (empty, tmp_path / "not-created" / "data"):
+        assert_advice(faults.describe_fault(path, OSError(err, os.strerror(err)), "created"), kind, False)
 
 
 @pytest.mark.parametrize("kind", ["full", "read-only", "permission"])

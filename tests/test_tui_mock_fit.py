@@ -98,12 +98,14 @@ async def test_a_revealed_answer_is_scrolled_into_view(size):
         await pilot.press("t", *"the min keeps it pessimistic", "enter", *"and clipped")
         await pilot.press("ctrl+r")
         for _ in range(5):
-            await pilot.pause()
+            await pilot.pause(0.05)
         question = screen.query_one("#question-view")
         answer = screen.query_one("#question-answer")
         assert answer.display
         top, bottom = question.region.y, question.region.bottom
         assert top <= answer.region.y < bottom  # the answer's start is on screen
+        # and not just its heading: its text fills the view (or all of it shows)
+        assert bottom - answer.region.y >= min(answer.region.height, 6), (answer.region, question.region)
         await wait_footer(pilot, screen)
         assert {"esc", "1", "2", "3", "^f"} <= footer_keys(screen, size[0])
 

@@ -174,3 +174,33 @@ async def test_only_a_closed_screens_missing_widgets_are_forgiven():
             screen.next_card()
         assert _from_a_closed_screen(app, closed_error.value)
         assert not _from_a_closed_screen(app, KeyError(0))
+
+
+@pytest.mark.parametrize("opened_by", ["keys", "search_themes", "search_commands"])
+async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by):
+    """The palettes Textual pushes itself (the theme search behind the palette's "Theme" command,
+    `search_commands`) are the guarded palette too: typing, then f1 (which closes a palette) while it
+    still gathers matches, ended the app with NoMatches(CommandList). Found by bench/random_keys.py,
+    seed 0 (ctrl+p, ..., 4, f1)."""
+    from textual.command import SimpleCommand
+
+    from tui.widgets import textual_guards
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        for _ in range(4):
+            if opened_by == "keys":
+                await pilot.press("ctrl+p", *"theme")
+                await pilot.pause(0.3)
+                await pilot.press("enter")
+            elif opened_by == "search_themes":
+                app.search_themes()
+            else:
+                app.search_commands([SimpleCommand("Four", lambda: None, "a command")])
+            await pilot.pause()
+            assert isinstance(app.screen, textual_guards.CommandPalette), app.screen_stack
+            await burst(app, pilot, "4", "f1")
+            await pilot.pause(0.6)  # past the gather worker's last refresh and the "no matches" timer
+            await pilot.press("escape", "escape")
+    assert app._exception is None

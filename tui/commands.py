@@ -19,7 +19,8 @@ def run_app(args: argparse.Namespace) -> int:
 
 def record_cli_check(report, args, source: str) -> None:
     """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
-    (source "cli"). Progress problems never spoil the check's output: one warning line on stderr."""
+    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule). Progress problems
+    never spoil the check's output: one warning line on stderr."""
     from datetime import datetime, timezone
 
     try:
@@ -37,11 +38,16 @@ def record_cli_check(report, args, source: str) -> None:
             print(f"ppo-drill: note: the check ran on all {len(source):,} characters; your progress keeps "
                   f"the first {MAX_STORED_CODE:,} of them with this attempt", file=sys.stderr)
         now = datetime.now(timezone.utc)
+        preview = bool(getattr(args, "preview", False))
+        if preview:
+            print(f"ppo-drill: practising ahead: a preview, {report.drill}'s schedule is unchanged",
+                  file=sys.stderr)
         with open_store() as store:
             record_check(store, drill_id=report.drill, framework=report.framework,
                          passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
                          started_at=now, finished_at=now, elapsed_s=None, target_minutes=target,
-                         code=source, source="cli", tests=report.tests)
+                         code=source, source="cli", tests=report.tests,
+                         preview=preview)
     except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check
         print(f"ppo-drill: warning: this attempt was not recorded in your progress: {exc}",
               file=sys.stderr)

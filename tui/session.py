@@ -124,13 +124,14 @@ class Session:
             set_interview_date(self.store, day)
             self.apply_plan()
 
-    def next_plan_card(self):
-        """The next card of the plan's last-day top-up (after the due queue is empty), or None."""
+    def next_plan_card(self, exclude=()):
+        """The next card today's plan still asks for once the due queue is empty (a mock's queued
+        "study next", the last-day top-up) not in `exclude`, or None."""
         if self.store is None:
             return None
-        from cards.plan.interview import top_up
+        from cards.plan.interview import plan_cards
 
-        ids = top_up(self.store, self.deckset, self.drills, self.now())[0]
+        ids = [c for c in plan_cards(self.store, self.deckset, self.drills, self.now()) if c not in exclude]
         return self.deckset.by_id[ids[0]] if ids else None
 
     def practise_ahead(self, limit: int = 20):
@@ -172,10 +173,18 @@ class Session:
         if self.store is not None:
             self.store.set_setting("language", lang)
 
+    def record_preview(self, kind: str, ref: str, **outcome) -> None:
+        """Log a practise-ahead preview (`cards.schedule.preview`): no schedule changes."""
+        if self.store is not None:
+            from cards.schedule.preview import record_preview
+
+            record_preview(self.store, kind, ref, self.now(), **outcome)
+
     def record_check(self, report, drill, framework: str, *, started_at: datetime,
-                     elapsed_s: float | None, code: str):
+                     elapsed_s: float | None, code: str, preview: bool = False):
         """Record a checked attempt through `cards.schedule.training.record_check` (named mistakes send their
-        cards back; the drill is spaced). Returns the outcome, or None without a usable store."""
+        cards back; the drill is spaced; a `preview` changes no schedule). Returns the outcome, or None
+        without a usable store."""
         if self.store is None:
             return None
         from cards.schedule.training import record_check
@@ -185,7 +194,7 @@ class Session:
                             mistakes=mistakes, started_at=started_at, finished_at=self.now(),
                             elapsed_s=elapsed_s, target_minutes=drill.target_minutes, code=code,
                             source="app", scheduler=self.scheduler, fuzz=self.fuzz,
-                            tests=report.tests)
+                            tests=report.tests, preview=preview)
 
     def close(self) -> None:
         with self.io_lock:

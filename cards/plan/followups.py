@@ -93,9 +93,11 @@ def ranked_followups(drill: Any, deckset: Any, data: Followups | None = None) ->
     return ranked
 
 
-def what_if_cards(drills: Iterable[Any], deckset: Any, data: Followups | None = None) -> list[tuple[int, str]]:
-    """(closeness, card id) of the "what would you change if" cards, closest to `drills` first by the
-    number of concepts and areas they share (negated, so smaller is closer)."""
+def what_if_cards(drills: Iterable[Any], deckset: Any, data: Followups | None = None) -> list[tuple[float, str]]:
+    """(closeness, card id) of the "what would you change if" cards of every deck, closest to `drills`
+    first: the share of the card's concepts among the drills' concepts and their neighbours (twice) plus
+    the share of its areas among theirs, negated, so smaller is closer. Shares, not counts, so a card
+    with many concepts is not always the nearest."""
     data = data or load_followups()
     concepts: set[str] = set()
     for d in drills:
@@ -105,6 +107,9 @@ def what_if_cards(drills: Iterable[Any], deckset: Any, data: Followups | None = 
     result = []
     for card in deckset.cards:
         if data.what_if_tag in card.tags:
-            shared = len(set(card.concepts) & concepts) * 2 + len({_area(k) for k in card.concepts} & areas)
-            result.append((-shared, card.id))
+            own = set(card.concepts)
+            own_areas = {_area(k) for k in own}
+            shared = (2 * len(own & concepts) / len(own) if own else 0.0) + \
+                (len(own_areas & areas) / len(own_areas) if own_areas else 0.0)
+            result.append((-round(shared, 6), card.id))
     return result

@@ -151,6 +151,7 @@ class StudyPlan:
     cannot_promise: tuple[str, ...] = ()
     cuts: tuple[dict, ...] = ()
     generated_at: datetime | None = None
+    previews_today: tuple[int, int] = (0, 0)  # (cards, drills) practised ahead today, schedules untouched
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -168,6 +169,7 @@ class StudyPlan:
             "days": [d.to_json() for d in self.days],
             "readiness": {"overall": round(self.overall, 3), "topics": [t.to_json() for t in self.readiness]},
             "cannot_promise": list(self.cannot_promise), "cuts": list(self.cuts),
+            "practised_ahead_today": {"cards": self.previews_today[0], "drills": self.previews_today[1]},
             "generated_at": utc_iso(self.generated_at) if self.generated_at else None,
         }
 
@@ -466,8 +468,11 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
         drill_ids = _drills_for_today(store, drills, now, None, 0, False)
         tasks = _today_tasks(store, deckset, drills, now, min(new_per_day, new_done + min(remaining, unseen)),
                              drill_ids, False)
+    from cards.schedule.preview import preview_counts
+
+    ahead = preview_counts(store, since=_day_start(today))
     return StudyPlan(mode, today, interview, days_left, new_per_day, tasks, tuple(days), tuple(topics),
-                     _overall(topics), tuple(cannot), tuple(cuts), now)
+                     _overall(topics), tuple(cannot), tuple(cuts), now, (ahead["cards"], ahead["drills"]))
 
 
 def _cut_cards(unseen: Sequence[Any], over: int, deckset: Any, lang: str) -> list[dict]:
@@ -496,6 +501,23 @@ def top_up(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datet
 
     return (low(store.fsrs_states("card"), [c.id for c in deckset.cards]),
             low(store.fsrs_states("drill"), [d.id for d in drills]))
+
+
+def study_next_pending(store: ProgressStore, deckset: Any, now: datetime) -> list[str]:
+    """Today's queued "study next" cards (`queue_study_next`) not reviewed since they were queued."""
+    extra = _extras(store, _today(now))
+    if not extra.get("cards"):
+        return []
+    since = datetime.fromisoformat(extra["at"]) if extra.get("at") else _day_start(_today(now))
+    done = {r.card_id for r in store.reviews(since=since) if r.source == "user"}
+    return [c for c in extra["cards"] if c in deckset.by_id and c not in done]
+
+
+def plan_cards(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime) -> list[str]:
+    """The cards today's plan still asks for once the due queue is empty, in order: the queued
+    "study next" cards not reviewed yet (new ones too, beyond the new-card allowance), then the
+    last-day top-up. Reviewing them is a real review."""
+    return list(dict.fromkeys(study_next_pending(store, deckset, now) + top_up(store, deckset, drills, now)[0]))
 
 
 def plan_new_per_day(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime) -> int | None:
@@ -551,6 +573,10 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
         mark = "x" if t.complete else " "
         amount = f" {t.done}/{t.target}" if t.kind in ("new", "reviews") else ""
         lines.append(f"  [{mark}] {t.label}{amount}")
+    cards_ahead, drills_ahead = plan.previews_today
+    if cards_ahead or drills_ahead:
+        lines.append(f"  practised ahead: {cards_ahead} card{'s' if cards_ahead != 1 else ''}, {drills_ahead} "
+                     f"drill{'s' if drills_ahead != 1 else ''} (previews: schedules unchanged)")
     if plan.cannot_promise:
         lines += ["", "What this plan cannot promise:"] + [f"  - {w}" for w in plan.cannot_promise]
     if plan.cuts:

@@ -17,6 +17,7 @@ GRADES = {"knew": 1.0, "partly": 0.5, "missed": 0.0}
 GRADE_RATING = {"knew": 3, "partly": 2, "missed": 1}  # the card's FSRS rating for a self-grade
 ITEM_WEIGHT = {"drill": 3, "question": 1}
 CORRECTNESS_SHARE = 0.8           # of an item's points; the rest is for time
+WHAT_IF_CHOICES = 3               # a mock's what-if question is drawn among this many nearest
 COACHED_SETTING = "mock_coached"  # true: the checker names mistakes during a mock (off: like an interview)
 
 Clock = Callable[[], datetime]
@@ -151,11 +152,13 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
     data = load_followups()
     # `used`: asked already, or stated by one of this mock's drills (never asked)
     used: set[str] = {c for d in chosen for c in stated_cards(d, deckset, data)}
-    # one "what would you change if ..." question, the one nearest the drills (ties drawn by the seed),
-    # asked after the drill it is closest to
+    # one "what would you change if ..." question from any deck, drawn by the seed among the
+    # `WHAT_IF_CHOICES` nearest the drills (so every scenario card gets asked), after the drill it is
+    # closest to
     what_if = sorted((wc for wc in what_if_cards(chosen, deckset, data) if wc[1] not in used),
-                     key=lambda wc: (wc[0], rng.random()))
-    what_if_id = what_if[0][1] if what_if else None
+                     key=lambda wc: (wc[0], wc[1]))
+    related = [wc for wc in what_if if wc[0] < 0] or what_if
+    what_if_id = rng.choice(related[:WHAT_IF_CHOICES])[1] if related else None
     if what_if_id is not None:
         used.add(what_if_id)
         n_questions = max(n_questions - 1, 0)

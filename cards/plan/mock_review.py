@@ -61,6 +61,29 @@ def _submitted_code(session: MockSession, result: Any) -> str:
     return ""
 
 
+def unwrap(text: str) -> str:
+    """Card text with its source line breaks joined, as Markdown would show it: lines of one paragraph
+    become one line; blank lines, list items, tables, indented and fenced code keep their breaks."""
+    out: list[str] = []
+    fenced = False
+    for line in text.strip().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+            out.append(line)
+            continue
+        block = (fenced or not stripped or line.startswith(("    ", "\t")) or
+                 stripped.startswith(("- ", "* ", "|", "#", ">")) or stripped[:3].rstrip(".").isdigit())
+        prev = out[-1] if out else ""
+        joinable = (out and prev.strip() and not prev.strip().startswith(("```", "|", "#")) and
+                    not prev.startswith(("    ", "\t")))
+        if not block and joinable and not fenced:
+            out[-1] = f"{prev} {stripped}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def review_items(session: MockSession, deckset: Any = None, lang: str = "en") -> list[ItemReview]:
     """Every item of `session` with what the scorecard reveals (see the module docstring)."""
     if deckset is None:
@@ -79,8 +102,8 @@ def review_items(session: MockSession, deckset: Any = None, lang: str = "en") ->
             c = deckset.by_id.get(it.ref)
             front, back = c.text(lang) if c else (it.title, "(this card left the decks)")
             items.append(ItemReview(it.index, it.kind, it.ref, it.title, it.outcome, it.time_s, it.budget_s,
-                                    question=front.strip(), typed=(result.answer if result else "").strip(),
-                                    card_answer=back.strip()))
+                                    question=unwrap(front), typed=(result.answer if result else "").strip(),
+                                    card_answer=unwrap(back)))
             continue
         code = _submitted_code(session, result)
         try:

@@ -289,4 +289,8 @@ def format_summary(data: dict) -> str:
         topics = plan["readiness"]["topics"]
         lines.append(f"  readiness {100 * plan['readiness']['overall']:.0f}%; weakest: "
                      + ", ".join(f"{t['topic']} {100 * t['readiness']:.0f}%" for t in topics[:3]))
+        ahead = plan.get("practised_ahead_today") or {}
+        if ahead.get("cards") or ahead.get("drills"):
+            lines.append(f"  practised ahead today: {ahead['cards']} cards, {ahead['drills']} drills "
+                         f"(previews: schedules unchanged)")
     return "\n".join(lines)

@@ -92,31 +92,58 @@ def kind_of(path: Path, exc: BaseException) -> str | None:
     return None
 
 
+def holds_progress(path: Path) -> bool:
+    """True when `path` is a file with something in it: progress that a fault could have put at risk.
+
+    A missing file, an empty one (SQLite creates the file before its first write, so a failed first
+    write can leave one behind) or a folder (creating the data folder failed) holds nothing yet, and
+    a message about it must not call anything "intact"."""
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
 def describe_fault(path: Path, exc: BaseException, doing: str = "opened") -> str | None:
     """The message for a non-damage failure (full disk, read-only file system, permission), or
-    None when the error is none of these (the caller keeps its own message)."""
+    None when the error is none of these (the caller keeps its own message).
+
+    Each says truthfully what became of the data: an existing progress file is intact; where none
+    existed yet, nothing was lost because nothing had been saved."""
     kind = kind_of(path, exc)
     folder = path.parent
     detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    existing = holds_progress(path)
     if kind == FULL:
         try:
             st = os.statvfs(folder)
             free = f"; {st.f_bavail * st.f_frsize // 1024} KiB free"
         except OSError:
             free = ""
+        state = ("Your progress file is intact and nothing saved earlier was lost" if existing else
+                 "There was no progress saved there yet, so nothing was lost")
         return (f"{path} could not be {doing}: the disk holding {folder} is full ({detail}{free}). "
-                f"Your progress file is intact and nothing saved earlier was lost: free some space "
-                f"there and run again.")
+                f"{state}: free some space there (or use another --data-dir) and run again.")
     if kind == READ_ONLY:
+        if existing:
+            return (f"{path} could not be {doing}: {folder} is on a read-only file system ({detail}). "
+                    f"The file is intact and was not changed; ppo-drill needs to write beside it (its "
+                    f"-wal and -shm files) and to save your progress there: remount it read-write, or "
+                    f"copy the folder somewhere writable and point --data-dir (or PPO_DRILL_HOME) at "
+                    f"the copy.")
         return (f"{path} could not be {doing}: {folder} is on a read-only file system ({detail}). "
-                f"The file is intact and was not changed; ppo-drill needs to write beside it (its "
-                f"-wal and -shm files) and to save your progress there: remount it read-write, or copy "
-                f"the folder somewhere writable and point --data-dir (or PPO_DRILL_HOME) at the copy.")
+                f"No progress file exists there yet, so nothing was lost; ppo-drill needs a writable "
+                f"folder to create one in: remount it read-write, or point --data-dir (or "
+                f"PPO_DRILL_HOME) at a writable folder.")
     if kind == PERMISSION:
-        return (f"{path} could not be {doing}: you may not write to it or to {folder} "
-                f"(permission denied: {detail}). The file is intact and was not changed: give your "
-                f"user write permission there (chmod u+w, or chown it back if another user owns it), "
-                f"or use another --data-dir.")
+        if existing:
+            return (f"{path} could not be {doing}: you may not write to it or to {folder} "
+                    f"(permission denied: {detail}). The file is intact and was not changed: give "
+                    f"your user write permission there (chmod u+w, or chown it back if another user "
+                    f"owns it), or use another --data-dir.")
+        return (f"{path} could not be {doing}: you may not write to {folder} (permission denied: "
+                f"{detail}). No progress file exists there yet, so nothing was lost: give your user "
+                f"write permission there, or use another --data-dir (or PPO_DRILL_HOME).")
     return None
 
 
@@ -126,4 +153,4 @@ def is_damage(exc: BaseException) -> bool:
     return isinstance(code, int) and code & 0xFF in DAMAGE_CODES
 
 
-__all__ = ["describe_fault", "is_damage", "kind_of", "probe", "FULL", "READ_ONLY", "PERMISSION"]
+__all__ = ["describe_fault", "holds_progress", "is_damage", "kind_of", "probe", "FULL", "READ_ONLY", "PERMISSION"]

@@ -18,10 +18,14 @@ AGAIN, HARD, GOOD = 1, 2, 3
 
 @dataclass
 class AttemptOutcome:
-    attempt_id: int
-    drill_rating: int
+    """What recording a checked attempt did. A preview (`preview` True) has no attempt row
+    (`attempt_id` None), no rating, no cards sent back and no new due date."""
+
+    attempt_id: int | None
+    drill_rating: int | None
     cards_again: list[str] = field(default_factory=list)
     drill_due: datetime | None = None
+    preview: bool = False
 
 
 def caught_share(tests: dict | None) -> float | None:
@@ -69,8 +73,12 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
                  mistakes: list[tuple[str, str | None]], started_at: datetime, finished_at: datetime,
                  elapsed_s: float | None = None, target_minutes: int | None = None, code: str = "",
                  source: str = "app", scheduler=None, fuzz: bool = True,
-                 tests: dict | None = None) -> AttemptOutcome:
+                 tests: dict | None = None, preview: bool = False) -> AttemptOutcome:
     """Record one checked attempt and apply it to the schedules.
+
+    With `preview` (practising ahead on a drill that is not due) nothing reaches the schedules: no
+    attempt row, no card sent back, no new rating or due date for the drill; only the preview log
+    (`cards.schedule.preview`) keeps that it was done, passed or not, and what was named.
 
     `mistakes` are (mistake id, related card id) pairs from the checker's diagnoses. A card already
     sent back by the checker within the last 12 hours is not sent back again, so re-running a wrong
@@ -78,6 +86,12 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     the shipped decks when None). `tests` is a graded test file's summary (`Report.tests`), whose share
     of bugs caught sets the rating of a failed attempt.
     """
+    if preview:
+        from cards.schedule.preview import record_preview
+
+        record_preview(store, "drill", drill_id, finished_at, passed=passed,
+                       mistakes=[m for m, _ in mistakes])
+        return AttemptOutcome(None, None, [], None, preview=True)
     attempt_id = store.record_attempt(drill_id, framework=framework, started_at=started_at,
                                       finished_at=finished_at, passed=passed, elapsed_s=elapsed_s,
                                       mistakes=[m for m, _ in mistakes], code=code, source=source)

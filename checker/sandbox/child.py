@@ -25,9 +25,15 @@ _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough m
                    "Cannot allocate memory", "out of memory")
 
 
-def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=()) -> None:
+_sender = 0  # the pid of the sandbox's child: only it reports (see _send)
+
+
+def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=(),
+               forget=()) -> None:
     """Entry point right after fork. Never returns."""
+    global _sender
     code = 0
+    _sender = os.getpid()
     try:
         t0 = time.perf_counter()
         # Everything inherited from the parent is put out of the collector's reach: a finaliser of
@@ -38,13 +44,20 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         torch = sys.modules.get("torch")
         if torch is not None:
             _keep_one_thread(torch)
+            _eager_only_compiler(torch)
+            _no_distributed_tensors(torch)
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         setup_ms = (time.perf_counter() - t0) * 1e3
-        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0})
+        t1 = time.perf_counter()
+        if forget:
+            _forget(*forget)
+        forget_ms = (time.perf_counter() - t1) * 1e3
+        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0,
+               "forget_ms": forget_ms})
         _run(source, function, calls, filename, preload)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
         code = 1
@@ -78,10 +91,101 @@ def _keep_one_thread(torch) -> None:
     torch.set_num_interop_threads = set_num_interop_threads
 
 
+def _eager_only_compiler(torch) -> None:
+    """Stand in for `torch._dynamo` (torch's compiler) when the parent has not loaded it.
+
+    Every `torch.optim` optimiser imports it on its first step, only to call `graph_break()` and
+    `disable(fn)`, which do nothing outside `torch.compile`; importing the real one means opening
+    hundreds of files (the child may open none) and, done in the parent instead, seconds and ~70 MB
+    more for every checker start. This stand-in does exactly what those calls do in eager mode, so an
+    optimiser steps as it would anywhere else; `torch.compile` itself cannot run in the sandbox and
+    says so.
+    """
+    if "torch._dynamo" in sys.modules:
+        return
+    compiler = types.ModuleType("torch._dynamo", "torch's compiler, eager-only in the sandbox")
+
+    def disable(fn=None, recursive=True, *, reason=None, wrapping=True):
+        return (lambda f: f) if fn is None else fn
+
+    def graph_break(msg=""):
+        return None
+
+    def is_compiling():
+        return False
+
+    def __getattr__(name):
+        raise AttributeError(f"torch._dynamo.{name} is not available in the checker's sandbox: "
+                             "torch.compile cannot run there (it needs to open files); run eagerly")
+
+    def compile(*args, **kwargs):
+        raise RuntimeError("torch.compile cannot run in the checker's sandbox (it needs to open files and "
+                           "start compilers); run the function eagerly")
+
+    for fn in (disable, graph_break, is_compiling, __getattr__):
+        compiler.__dict__[fn.__name__] = fn
+    sys.modules["torch._dynamo"] = compiler
+    torch._dynamo = compiler
+    torch.compile = compile
+
+
+def _no_distributed_tensors(torch) -> None:
+    """`torch.testing.assert_close` imports torch.distributed.tensor (~500 modules) on every call, to
+    check whether its arguments are DTensors. Where that module is not loaded no DTensor can exist,
+    so the check is skipped, exactly as on a build without torch.distributed."""
+    comparison = sys.modules.get("torch.testing._comparison")
+    if comparison is not None and "torch.distributed.tensor" not in sys.modules:
+        comparison._HAS_DTENSOR = False
+
+
+def _forget(wipe, names) -> None:
+    """Make the caller's state unreachable before the answer runs: the reference core (an answer
+    could return what it computes), the examples' expected results, the catalogue's variants, and
+    for a test file the grader's list of implementations.
+
+    `wipe()` (if given) empties what the caller holds in its own frames; then each module of
+    `names` (chosen by the parent: `forgotten_modules`) has its namespace emptied, so that functions
+    reached another way (through `object.__subclasses__()`, a frame's globals or a stray reference)
+    find empty globals, and is dropped from `sys.modules`. The caller's frames above this one never
+    run again: the child ends in `os._exit`. Only these modules are touched: every object the child
+    touches costs a copy-on-write page fault, and walking all of `sys.modules` here cost ~30 ms.
+    """
+    if wipe is not None:
+        wipe()
+    # What the namespaces held stays alive, out of reach: freeing it (the caches hold every drill's
+    # examples and results) would cost a check ~100 ms of copy-on-write page copies and frees.
+    hidden = []
+    for name in names:
+        module = sys.modules.pop(name, None)
+        namespace = getattr(module, "__dict__", None)
+        if isinstance(namespace, dict):
+            hidden.append(dict(namespace))
+            namespace.clear()
+        hidden.append(module)
+    _hold_out_of_reach(hidden)
+    linecache.clearcache()
+
+
+def _hold_out_of_reach(objects: list) -> None:
+    """Keep `objects` alive with no reference any Python code can follow: one reference owned by
+    nothing, and the list moved out of the collector's view (`gc.get_objects` and `get_referrers`
+    do not list the frozen generation)."""
+    import ctypes
+
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(objects))
+    gc.freeze()
+
+
 def _send(header: dict, blobs=None) -> None:
     """Write one frame now. Frames are not batched: when a call hangs or crashes, the parent must
     already hold every earlier result, so that it can say which call failed (batching saved ~2 ms
-    per 200 calls; not worth a wrong "during call N")."""
+    per 200 calls; not worth a wrong "during call N").
+
+    A process the answer forked that returns from `os.fork()` and carries on runs this code too; it
+    ends here instead of writing, so that results come from one process only (the answer could still
+    write its own bytes to the pipe, as it could without forking: see docs/isolation.md)."""
+    if os.getpid() != _sender:
+        os._exit(0)
     write_all(RESULT_FD, pack_frame(header, blobs))
 
 

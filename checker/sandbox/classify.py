@@ -9,6 +9,7 @@ import os
 import signal
 from dataclasses import dataclass, field
 
+from checker.sandbox.imports import TEST_FILE_IMPORTS, allowed_imports_text
 from checker.sandbox.model import ERROR_KINDS, Limits, SandboxError
 from checker.sandbox.text import visible
 
@@ -129,10 +130,10 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
             code = next((c for c in reversed(_code_lines(detail)) if c.startswith(("import ", "from "))), code)
         if code.startswith(("import ", "from ")):
             msg = (f"`{_clip(code, 80)}`{at} imports a module the checker has not loaded. The sandbox "
-                   "cannot open files, so an answer may import only what is already loaded: numpy, "
-                   "torch (with torch.nn.functional) and the common standard library (math, collections, "
-                   "itertools, functools, typing, dataclasses ...). Other libraries (tensordict, einops, "
-                   "scipy, ...) are not available: write the function with those.")
+                   "cannot open files, so an answer may import only what is already loaded: "
+                   f"{allowed_imports_text()} (and a test file: {', '.join(TEST_FILE_IMPORTS)}). "
+                   "Other libraries (tensordict, einops, scipy, ...) are not available: write the "
+                   "function with those.")
         else:
             msg += " (the sandbox lets an answer open no files or sockets)"
     elif "can't start new thread" in exc_msg:

@@ -4,7 +4,7 @@ In this order: own session; stdin/stdout/stderr/result pipe on fds 0-3 and every
 fd closed; cwd "/" and a scrubbed environment; new mount and network namespaces with every mount
 read-only (as an ordinary user, where the kernel allows it, also user and pid namespaces, with a
 `sleep` as the pid namespace's first process: its "keeper"); rlimits (CPU, address space, FSIZE=0,
-NOFILE=4, CORE=0, NPROC); as root a drop to a dedicated unused uid/gid (`SANDBOX_UID_BASE + pid`,
+NOFILE=4, CORE=0, NPROC, an 8 MiB stack); as root a drop to a dedicated unused uid/gid (`SANDBOX_UID_BASE + pid`,
 so every process of that uid belongs to this run and nothing else); no-new-privileges; death with
 the parent; a seccomp filter (`seccomp.py`). Each step costs well under a millisecond. What the
 parent does afterwards to clear up is in `sweep.py`.
@@ -30,6 +30,10 @@ PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 
 RESULT_FD = 3
+#: The C stack the child may grow to (the usual default). Recursion deep enough to overflow it (in C,
+#: past a raised recursion limit) ends in SIGSEGV after the same depth whatever the user's
+#: `ulimit -s`, instead of growing an unlimited stack into the address-space limit.
+STACK_BYTES = 8 * 1024 * 1024
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -160,7 +164,9 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
 
     vm = _vm_bytes()
     mem = vm + limits.memory_mb * 1024 * 1024
-    for rlim, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 0),
+    stack_soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    stack = STACK_BYTES if stack_soft == resource.RLIM_INFINITY else min(stack_soft, STACK_BYTES)
+    for rlim, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_STACK, stack),
                         (resource.RLIMIT_AS, mem), (resource.RLIMIT_NOFILE, RESULT_FD + 1),
                         (resource.RLIMIT_NPROC, limits.max_processes)):
         resource.setrlimit(rlim, (value, value))

@@ -9,20 +9,15 @@ from __future__ import annotations
 import ctypes
 import os
 
+from checker.sandbox.imports import allowed_imports
 from checker.sandbox.isolation import SANDBOX_UID_BASE
 from checker.sandbox.sweep import sweep_orphans
 
 _prepared = False
 
 #: Modules loaded into the parent so that an answer importing them does not need to open files
-#: (the child may not open any: RLIMIT_NOFILE leaves no free descriptor).
-PRELOADED_MODULES = (
-    "math", "cmath", "functools", "itertools", "operator", "collections", "collections.abc",
-    "typing", "dataclasses", "numbers", "fractions", "decimal", "statistics", "random", "copy",
-    "enum", "abc", "contextlib", "warnings", "string", "re", "json", "heapq", "bisect", "__future__",
-    "numpy", "numpy.random", "numpy.linalg", "numpy.typing", "torch", "torch.nn", "torch.nn.functional",
-    "torch.distributions", "torch.autograd",
-)
+#: (the child may not open any: RLIMIT_NOFILE leaves no free descriptor): the list in imports.py.
+PRELOADED_MODULES = allowed_imports()
 
 
 def prepare_parent() -> None:
@@ -50,6 +45,8 @@ def prepare_parent() -> None:
     a = torch.ones(300, 300, requires_grad=True)
     (a @ a).sum().backward()
     torch.nn.functional.softmax(a.detach(), dim=-1)
+    with torch.autograd.profiler.record_function("warm-up"):  # what an optimiser's zero_grad and step
+        pass  # enter: it looks for an optional profiler module once (and logs an error where it cannot)
     x = np.random.default_rng(0).random((200, 200))
     np.linalg.inv(x @ x.T + np.eye(200))
     if os.geteuid() == 0:

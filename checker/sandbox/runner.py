@@ -11,6 +11,7 @@ import errno
 import math
 import os
 import select
+import sys
 import time
 
 from checker.sandbox.child import child_main
@@ -23,15 +24,24 @@ from checker.sandbox.sweep import is_pid_ns_init, kill_tree
 from checker.sandbox.text import visible
 
 _READ_CHUNK = 1 << 16
+#: What a child forgets by default before the answer runs: the checker's packages (the reference
+#: core, the examples' expected results, the catalogue) would otherwise be an oracle in its memory.
+CALLER_PACKAGES = ("checker", "drills", "cards", "tui")
 _unreaped: set[int] = set()
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
-                  limits: Limits = Limits(), preload: tuple = ()) -> RunResult:
+                  limits: Limits = Limits(), preload: tuple = (), forget: tuple | None = None) -> RunResult:
     """Run `function` from the module `source` in a confined child, once per `Call`, and report.
 
     `preload`: trusted modules `(name, source, filename)` created in the child before the answer runs,
     so that it can import them; with `function` written `module:attr`, that preloaded function is
     called with the answer's module as its first argument (how test files are run).
+
+    `forget`: `(wipe, packages)`: in the child, before the answer runs, `wipe()` is called (the
+    caller empties what it holds that the answer must not read; None for nothing) and every module
+    of `packages` (top-level names) except the sandbox's own is emptied and dropped from
+    `sys.modules`, so that nothing of the caller's stays reachable from the answer but what it was
+    given. By default the project's own packages (`CALLER_PACKAGES`); `()` forgets nothing.
 
     Never raises for anything the answer does; every ending is a `RunResult` (see `SandboxError`
     for the kinds). Blocks for at most about `limits.wall_s` plus cleanup.
@@ -39,6 +49,10 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     prepare_parent()
     reap_finished()
     calls = list(calls)
+    if forget is None:
+        forget = (None, CALLER_PACKAGES)
+    if forget:
+        forget = (forget[0], forgotten_modules(forget[1], function, calls))
     t0 = time.perf_counter()
     res_r, res_w = os.pipe2(os.O_CLOEXEC)
     out_r, out_w = os.pipe2(os.O_CLOEXEC)
@@ -46,7 +60,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child, never returns
         try:
-            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload)
+            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload, forget)
         finally:
             os._exit(99)
     os.close(res_w)
@@ -78,6 +92,47 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
                      stdout=visible(out.decode("utf-8", errors="replace")),
                      stdout_truncated=run.out_total > len(out), elapsed_ms=elapsed,
                      notes=run.end.notes, timings=run.timings)
+
+
+#: Never forgotten: the sandbox runs in the child until the end.
+_KEEP = ("checker.sandbox",)
+
+
+def forgotten_modules(packages, function: str, calls) -> list[str]:
+    """The loaded modules of `packages` (top-level names) that the child forgets before the answer
+    runs. Kept: the sandbox, the module `function` names (`module:attr`, a preloaded harness), and the
+    modules defining the classes of the calls' arguments (a drill may hand the answer an object of
+    its own, such as a small model, whose methods need their module's globals)."""
+    keep = set(_KEEP)
+    if ":" in function:
+        keep.add(function.split(":", 1)[0])
+    keep.update(_argument_modules(calls))
+    return [name for name in list(sys.modules) if name.split(".", 1)[0] in packages
+            and not any(name == k or name.startswith(k + ".") for k in keep)]
+
+
+def _argument_modules(calls) -> set[str]:
+    """The modules defining the classes (and their bases) of the objects the calls hand the answer."""
+    found: set[str] = set()
+    plain = (int, float, str, bool, bytes, type(None))
+
+    def walk(value, depth: int = 0) -> None:
+        if isinstance(value, plain) or depth > 4:
+            return
+        if isinstance(value, (tuple, list)):
+            for v in value:
+                walk(v, depth + 1)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v, depth + 1)
+        else:
+            for cls in type(value).__mro__:
+                found.add(cls.__module__)
+
+    for call in calls:
+        walk(call.args)
+        walk(call.kwargs)
+    return found
 
 
 def reap_finished(block: bool = False) -> int:
@@ -278,6 +333,7 @@ class _Run:
                 except OSError:
                     pass
             self._timing("setup_ms", h.get("setup_ms"))
+            self._timing("forget_ms", h.get("forget_ms"))
             if type(h.get("started")) is float:  # perf_counter is CLOCK_MONOTONIC, shared with the child
                 self._timing("fork_ms", (h["started"] - self.t0) * 1e3)
         elif kind == "error":  # also a failure while setting up, before any candidate code ran

@@ -11,6 +11,7 @@ wrong by what the implementations compute.
 """
 from __future__ import annotations
 
+import random
 import re
 import time
 from pathlib import Path
@@ -65,14 +66,49 @@ def false_alarm_reason(message: str, line_text: str, rejects_model: bool) -> str
     return ""
 
 
+class _Hidden:
+    """What the grader knows while a test file runs, kept where the sandboxed child can wipe it.
+
+    The child is a fork of this process, so a test file can walk up the interpreter's frames (or the
+    garbage collector's references) to the grader's and read which implementation it was given,
+    then pass right answers and fail bugs without testing anything. So the grader's frame holds the
+    implementations only inside this object, which the child empties before the test file runs (the
+    parent's copy is untouched), and the runs after the model answer go in a random order, so that
+    the child cannot tell from how many ran before it which one it is.
+    """
+
+    def __init__(self, impls) -> None:
+        self.impls = list(impls)
+        rest = list(range(1, len(self.impls)))
+        random.SystemRandom().shuffle(rest)
+        self.order = [0] + rest  # the model answer first
+        self.outcomes: dict[int, tuple] = {}
+        self.current = -1
+
+    def source(self, position: int) -> str:
+        self.current = self.order[position]
+        return self.impls[self.current].source
+
+    def wipe(self) -> None:
+        """Runs in the child: forget every implementation but the source it was handed."""
+        self.impls.clear()
+        self.order.clear()
+        self.outcomes.clear()
+        self.current = -1
+        implementations.cache_clear()
+
+
+#: Packages whose modules a test file's child forgets before the test file runs: the reference core,
+#: the catalogue's cached variant results and the drills would otherwise be oracles reachable through
+#: `sys.modules` (the import guard only stops the import statement). The sandbox itself stays.
+PRIVATE_PACKAGES = ("checker", "drills", "cards", "tui")
+
+
 def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None = None, limits=None,
           filename: str = "test_answer.py") -> Report:
-    from drills import get_drill
-
     t0 = time.perf_counter()
     if runner is None:
         from checker.sandbox import run_candidate as runner
-    drill = get_drill(drill_id)
     kwargs = {"filename": filename}
     if limits is not None:
         kwargs["limits"] = limits
@@ -80,11 +116,11 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
 
     lines = source.splitlines()
     report = Report(drill=drill_id, framework=framework, passed=False)
-    impls = implementations(drill_id, framework)
-    outcomes = {}
-    for impl in impls:
-        res = runner(source, HARNESS, [Call()], preload=_preload(impl.source), **kwargs)
-        if impl.id == "model" and impl.kind == "right":
+    hidden = _Hidden(implementations(drill_id, framework))
+    for position in range(len(hidden.order)):
+        res = runner(source, HARNESS, [Call()], preload=_preload(hidden.source(position)),
+                     forget=(hidden.wipe, PRIVATE_PACKAGES), **kwargs)
+        if position == 0:  # the model answer
             report.notes = list(res.notes)
             report.stdout = res.stdout
             if res.error is not None and not res.results:
@@ -95,7 +131,12 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                                 "detail": getattr(err, "detail", "")}
                 report.elapsed_ms = (time.perf_counter() - t0) * 1e3
                 return report
-        outcomes[impl] = (_rows(res), res.error)
+        hidden.outcomes[hidden.current] = (_rows(res), res.error)
+    from drills import get_drill
+
+    drill = get_drill(drill_id)
+    impls = hidden.impls
+    outcomes = {impls[i]: hidden.outcomes[i] for i in range(len(impls))}
     model_rows = outcomes[impls[0]][0]
     if model_rows is not None and not model_rows:
         report.error = {"kind": "no-tests", "line": None,

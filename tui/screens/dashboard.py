@@ -202,9 +202,9 @@ class DashboardScreen(Screen):
         if todo:
             steps.append(f"[b]enter[/b] on [b]{todo}[/b]")
         plan = numbers.plan if numbers else None
-        if numbers and not numbers.waiting and plan is not None and plan.mode == "countdown" \
-                and any(t.cards_seen for t in plan.readiness):
-            steps.append("[b]r[/b] then [b]a[/b] practise ahead")
+        if numbers and not numbers.waiting and plan is not None \
+                and any(t.cards_seen or t.drills_tried for t in plan.readiness):
+            steps.append("[b]r[/b] then [b]a[/b] / [b]w[/b] practise ahead")
         steps.append("[b]p[/b] paste code to check")
         self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
 

@@ -53,6 +53,7 @@ Each rating button shows when the card would come back.
 | `u` | undo the last rating |
 | `l` | English / 中文 (remembered) |
 | `a` | when nothing is due: practise ahead (a preview; ratings are not recorded) |
+| `w` | when nothing is due: practise ahead on the drill of lowest recall (its checks change no schedule) |
 | `escape` | back |
 """,
     "MockScreen": """\
@@ -69,7 +70,7 @@ coached setting (`i` on the dashboard) keeps the named mistake during the mock.
 | `ctrl+r` | run the checks / reveal the card's answer |
 | `f2` | move to the drill's prompt (arrows and page keys scroll it) and back |
 | `t` | type an answer to a question |
-| `1` `2` `3` | knew it, partly, missed |
+| `1` `2` `3` | missed, partly, knew it (as a card's Again, Hard, Good) |
 | `ctrl+b` | pause / resume (listed on the scorecard) |
 | `ctrl+n` | give up the drill / skip the question |
 | `ctrl+f` | finish now |
@@ -147,7 +148,7 @@ soft target; nothing is cut off when a clock runs out. Pausing covers the work.
 | `f2` | coding item: move to the prompt (arrows and page keys scroll it) and back to the editor |
 | `f3` | coding item: the editor alone, the prompt alone, side by side |
 | `t` | question: type your answer in the notes box before revealing |
-| `1` `2` `3` | question: grade yourself — knew it, partly, missed |
+| `1` `2` `3` | question: grade yourself — missed, partly, knew it |
 | `ctrl+n` | give up on this item / skip to the next |
 | `ctrl+b` | pause / resume |
 | `ctrl+f` | finish now and see the scorecard |

@@ -68,9 +68,10 @@ class MockScreen(CheckRunner, Screen):
         Binding("ctrl+r", "reveal", "Reveal", priority=True),
         Binding("space", "reveal", "Reveal answer", show=False),
         Binding("t", "type_answer", "Type"),
-        Binding("1", "grade('knew')", "Knew it"),
+        # as the card review's 1 Again / 2 Hard / 3 Good: the higher key, the better you knew it
+        Binding("1", "grade('missed')", "Missed"),
         Binding("2", "grade('partly')", "Partly"),
-        Binding("3", "grade('missed')", "Missed"),
+        Binding("3", "grade('knew')", "Knew it"),
         Binding("f2", "focus_prompt", "Prompt"),
         Binding("f3", "layout", "Wide"),
         Binding("n", "queue_study_next", "Study next → today"),

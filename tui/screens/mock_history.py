@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
+from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from cards.plan.mock import format_scorecard, score_session
 from cards.plan.mock_review import (compare_runs, load_finished, mock_history, other_run, review_items,
@@ -21,6 +21,7 @@ from cards.plan.mock_review import (compare_runs, load_finished, mock_history, o
 from cards.progress.store import StoreError
 from tui.widgets.mock_clock import mmss
 from tui.widgets.mock_scorecard import MockScorecard
+from tui.widgets.textual_guards import Header
 
 
 def comparison_table(comp) -> Table:

@@ -29,7 +29,7 @@ class PlanSettingsScreen(ModalScreen[bool]):
                          classes="dialog-text")
             yield Input(day.isoformat() if day else "", placeholder="2026-12-20", id="interview-date")
             yield Static("", id="settings-error")
-            yield Checkbox("Coached mocks: the checker names the mistake during a mock",
+            yield Checkbox("Coached mocks: name the mistake during a mock",
                            bool(session and session.coached_mocks), id="coached")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (enter)", variant="primary", id="save")

@@ -4,9 +4,12 @@ interval on each button (as Anki shows it), u undoes, l switches English/Chinese
 
 Opened with `card_ids`, it reviews exactly those cards (the checker's "review this card now") and
 then returns; otherwise it follows the scheduler's due queue, then (on the last day before the
-interview) the study plan's top-up. When nothing is due, `a` practises ahead: a preview of the cards
+interview) the study plan's cards: a mock's queued "study next" and, on the last day before the
+interview, the top-up. When nothing is due, `a` practises ahead: a preview of the cards
 with the lowest predicted recall on the interview day, whose ratings are not recorded, so their
-schedules stay as they are (Anki's preview).
+schedules stay as they are (Anki's preview); `w` opens the drill with the lowest recall on the day
+the same way (its checks change no schedule). Previews are only logged
+(`cards.schedule.preview`).
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ class ReviewScreen(Screen):
         Binding("4", "rate(4)", "Easy"),
         Binding("u", "undo", "Undo"),
         Binding("a", "practise_ahead", "Practise ahead"),
+        Binding("w", "drill_ahead", "Drill ahead"),
         Binding("l", "language", "中文/EN"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
@@ -44,6 +48,10 @@ class ReviewScreen(Screen):
         super().__init__()
         self.card_ids = list(card_ids) if card_ids else None
         self.preview_ids: list[str] | None = None  # practising ahead: ratings are not recorded
+        self.topped_up: set[str] = set()  # top-up cards shown in this visit
+        self.drills_previewed: list[str] = []  # drills opened ahead in this visit, not offered again
+        self._offered_drills: list[str] = []  # the drills the empty screen offers to practise ahead
+        self._from_plan = False  # the card shown comes from the plan, not the due queue
         self.card = None
         self.revealed = False
         self.done = 0
@@ -74,6 +82,8 @@ class ReviewScreen(Screen):
             return self.card is not None and self.revealed
         if action == "practise_ahead":
             return self.card is None and self.card_ids is None and self.preview_ids is None
+        if action == "drill_ahead":  # the list shown on the empty screen (not recomputed per refresh)
+            return self.card is None and self.card_ids is None and bool(self._offered_drills)
         if action == "undo":
             return self.preview_ids is None
         return True
@@ -87,7 +97,13 @@ class ReviewScreen(Screen):
             return self.scheduler.deckset.by_id.get(self.card_ids[0]) if self.card_ids else None
         if self.preview_ids is not None:
             return self.scheduler.deckset.by_id.get(self.preview_ids[0]) if self.preview_ids else None
-        return self.scheduler.next_card() or self.app.session.next_plan_card()
+        card = self.scheduler.next_card()
+        self._from_plan = card is None
+        if card is None:  # the plan's study-next cards and last-day top-up, each once a visit
+            card = self.app.session.next_plan_card(exclude=self.topped_up)
+            if card is not None:
+                self.topped_up.add(card.id)
+        return card
 
     def next_card(self) -> None:
         """Show the next card's front, or say there is nothing (left) to review."""
@@ -120,19 +136,44 @@ class ReviewScreen(Screen):
         return f"Next card due in {format_interval(when - self.scheduler.now())}."
 
     def _ahead_text(self) -> str:
-        if self.card_ids is not None or self.preview_ids is not None:
+        self._offered_drills = []
+        if self.card_ids is not None:
             return ""
-        cards, drills = self.app.session.practise_ahead()
-        if not cards and not drills:
-            return ""
+        when = "on the interview day" if self.app.session.interview_date() else "now"
         text = ""
-        if cards:
-            text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
-                     f"with the lowest predicted recall on the interview day, as a preview (your ratings "
-                     f"are not recorded, so their schedules stay as they are).")
+        if self.preview_ids is None:
+            cards, _ = self.app.session.practise_ahead()
+            if cards:
+                text += (f"\n\nPress **a** to practise ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} "
+                         f"with the lowest predicted recall {when}, as a preview (your ratings are not "
+                         f"recorded, so their schedules stay as they are).")
+        drills = self._offered_drills = self._drills_ahead()
         if drills:
-            text += f"\n\nDrills to practise ahead (dashboard, enter): {', '.join(drills[:5])}."
+            more = f", then {', '.join(drills[1:4])}" if len(drills) > 1 else ""
+            text += (f"\n\nPress **w** to practise ahead on a drill: **{drills[0]}** (lowest recall {when}"
+                     f"{more}), as a preview (its checks do not change its schedule).")
         return text
+
+    def _drills_ahead(self) -> list[str]:
+        if self.app.session is None or self.app.session.store is None:
+            return []
+        return [d for d in self.app.session.practise_ahead()[1] if d not in self.drills_previewed]
+
+    def action_drill_ahead(self) -> None:
+        from tui.screens.workspace import WorkspaceScreen
+
+        if self.card is not None or self.card_ids is not None:
+            return
+        drills = self._drills_ahead()
+        if not drills:
+            self.notify("No drill to practise ahead: every tried drill is due or never tried.")
+            return
+        self.drills_previewed.append(drills[0])
+        self.app.push_screen(WorkspaceScreen(self.app.session.drill(drills[0]), preview=True))
+
+    def on_screen_resume(self) -> None:
+        if self.card is None:
+            self.next_card()
 
     def action_practise_ahead(self) -> None:
         if self.card is not None or self.card_ids is not None or self.preview_ids is not None:
@@ -164,7 +205,9 @@ class ReviewScreen(Screen):
         if self.card_ids is not None:
             left = f"{len(self.card_ids)} to review"
         elif self.preview_ids is not None:
-            left = f"practising ahead: {len(self.preview_ids)} left, schedules unchanged"
+            left = f"Practising ahead: {len(self.preview_ids)} left, schedules unchanged"
+        elif self._from_plan:
+            left = "Today's plan: study next / top-up"
         else:
             # the dashboard's words: cards due now (learning and review) and new cards for today
             queue = self.scheduler.queue()
@@ -172,7 +215,11 @@ class ReviewScreen(Screen):
             due = sum(1 for card in queue if card.id in seen)
             left = f"{due} due · {len(queue) - due} new"
         lang = "中文" if session.language == "zh" else "EN"
-        text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
+        if self.preview_ids is not None or self._from_plan:
+            # why this card is shown comes first: long deck titles are cut at 80 columns
+            text = f"[b]{escape(left)}[/b] · {escape(self.card.id)} · {escape(deck)}"
+        else:
+            text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
         self.query_one("#review-meta", Static).update(
             text + (f"   [dim]{escape(self._last)}[/dim]" if self._last else ""))
 
@@ -183,7 +230,7 @@ class ReviewScreen(Screen):
         now = self.scheduler.now()
         bar = self.query_one(RatingBar)
         if self.preview_ids is not None:  # no interval: the rating changes nothing
-            bar.show_preview({r: now for r in RATING_NAMES}, now, note="not recorded")
+            bar.show_preview({r: now for r in RATING_NAMES}, now, note="preview")
         else:
             bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
         self._show(back=True)
@@ -194,7 +241,8 @@ class ReviewScreen(Screen):
             return
         if self.preview_ids is not None:  # a preview: nothing is recorded
             self.done += 1
-            self._last = f"{self.card.id}: {RATING_NAMES[rating]} (preview, not recorded)"
+            self._last = f"{self.card.id}: {RATING_NAMES[rating]} (preview, schedule unchanged)"
+            self.app.session.record_preview("card", self.card.id, rating=rating)
             self.preview_ids.pop(0)
             self.next_card()
             return
@@ -229,6 +277,7 @@ class ReviewScreen(Screen):
             self.next_card()
             return
         # show the undone card again, front first, whatever the queue says
+        self._from_plan = False
         front, back = self.card.text(self.app.session.language)
         self.query_one("#review-front", Markdown).update(front)
         self.query_one("#review-back", Markdown).update(back)

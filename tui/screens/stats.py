@@ -1,6 +1,7 @@
 """`StatsScreen`: where a candidate stands (dashboard key `s`) — reviews per day and retention, the
-30-day due forecast, drill solve times against target, mock scores over time, and the pitfall
-profile with a key to review a mistake's card.
+30-day due forecast, drill solve times against target, mock scores over time, the pitfall profile
+with a key to review a mistake's card, and readiness for every topic (the study plan's predicted
+recall on the interview day, weakest first; the dashboard has room for the weakest few).
 
 The numbers are `cards.plan.stats.summary()` (the same object `ppo-drill stats --json` prints),
 computed in a thread worker so a large history never freezes the screen; plots are
@@ -52,6 +53,7 @@ class StatsScreen(Screen):
     StatsScreen PlotextPlot { height: 1fr; min-height: 8; }
     StatsScreen DataTable { height: auto; max-height: 12; }
     StatsScreen #pitfall-table { height: 1fr; max-height: 100%; }
+    StatsScreen #readiness-table { height: 1fr; max-height: 100%; }
     """
 
     BINDINGS = [
@@ -81,6 +83,9 @@ class StatsScreen(Screen):
                 with Vertical():
                     yield PlotextPlot(id="plot-mocks")
                     yield DataTable(id="mock-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Readiness", id="tab-readiness"):
+                yield Static(id="readiness-help")
+                yield DataTable(id="readiness-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Pitfalls", id="tab-pitfalls"):
                 yield Static("Your most frequent named mistakes. enter reviews the selected "
                              "mistake's card now.", id="pitfall-help")
@@ -146,6 +151,22 @@ class StatsScreen(Screen):
         self._drills(data["drill_times"])
         self._mocks(data["mocks"])
         self._pitfalls(data["pitfalls"])
+        self._readiness(data.get("plan"))
+
+    def _readiness(self, plan: dict | None) -> None:
+        table = self.query_one("#readiness-table", DataTable)
+        table.clear(columns=True)
+        if not plan:
+            return
+        when = "on the interview day" if plan["mode"] in ("countdown", "interview-day") else "now"
+        self.query_one("#readiness-help", Static).update(
+            f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall.")
+        table.add_columns("ready", "topic", "cards seen", "drills tried", "weakest")
+        for t in plan["readiness"]["topics"]:
+            style = "red" if t["readiness"] < 0.5 else "yellow" if t["readiness"] < 0.9 else "green"
+            drills = f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-"
+            table.add_row(Text(f"{100 * t['readiness']:.0f}%", style=style), t["title"],
+                          f"{t['cards_seen']}/{t['cards']}", drills, ", ".join(t["weakest"]), key=t["topic"])
 
     def _plot_reviews(self, data: dict) -> None:
         days = data["reviews_per_day"]

@@ -52,9 +52,10 @@ class WorkspaceScreen(CheckRunner, Screen):
         Binding("ctrl+o", "editor", "Edit", tooltip="Open the answer in $EDITOR"),
     ]
 
-    def __init__(self, drill, framework: str | None = None) -> None:
+    def __init__(self, drill, framework: str | None = None, preview: bool = False) -> None:
         super().__init__()
         self.drill = drill
+        self.preview = preview  # practising ahead: a check changes no schedule
         self.framework = framework if framework in drill.frameworks else drill.frameworks[0]
         self.hint_level = 0
         self.checks_run = 0
@@ -67,8 +68,12 @@ class WorkspaceScreen(CheckRunner, Screen):
         d = self.drill
         yield Header()
         with Horizontal(id="ws-bar"):
-            yield Static(f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]",
-                         id="ws-title")
+            if self.preview:  # first, so 80 columns show it: this drill's checks change no schedule
+                title = (f"[b yellow]Preview[/b yellow] [b]{escape(d.title)}[/b]  "
+                         f"[dim]target {d.target_minutes} min[/dim]")
+            else:
+                title = f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]"
+            yield Static(title, id="ws-title")
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
             self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
@@ -107,6 +112,8 @@ class WorkspaceScreen(CheckRunner, Screen):
     def on_mount(self) -> None:
         self._load(self.framework)
         self.editor.focus()
+        if self.preview:
+            self.notify("Practising ahead: a preview. Checks here change no schedule.", title=self.drill.id)
 
     @property
     def editor(self) -> TextArea:
@@ -200,12 +207,14 @@ class WorkspaceScreen(CheckRunner, Screen):
         try:
             outcome = self.app.session.record_check(
                 report, self.drill, context["framework"], started_at=context["started_at"],
-                elapsed_s=context["elapsed_s"], code=context["code"])
+                elapsed_s=context["elapsed_s"], code=context["code"], preview=self.preview)
         except Exception as exc:  # noqa: BLE001 - a store failure must not lose the verdict
             self.notify(f"The attempt was not recorded: {exc}", severity="error", timeout=20)
             return
         if outcome is None:
             self.notify("Progress is not available, so this attempt was not recorded.", severity="warning")
+        elif outcome.preview:
+            self.notify("A preview: this drill's schedule is unchanged.", title="Practising ahead")
         elif outcome.cards_again:
             self.notify("Sent back for review: " + ", ".join(outcome.cards_again), title="Cards")
 

@@ -24,8 +24,9 @@ class MockQuestion(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Markdown("", id="question-front")
         yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
-                     "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] knew it, "
-                     "[b]2[/b] partly, [b]3[/b] missed.", id="question-help")
+                     "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] missed, "
+                     "[b]2[/b] partly, [b]3[/b] knew it (as Again / Hard / Good in a card review).",
+                     id="question-help")
         yield TextArea("", id="question-notes", soft_wrap=True)
         yield Markdown("", id="question-answer")
 
@@ -51,6 +52,19 @@ class MockQuestion(VerticalScroll):
         answer = self.query_one("#question-answer", Markdown)
         answer.add_class("-shown")
         self.focus()
-        # the answer lies below the question and the typed answer: bring it into view (at 80x24 it
-        # would otherwise start off screen with nothing saying so)
-        self.call_after_refresh(self.scroll_to_widget, answer, animate=False, top=True)
+        # the answer lies below the question and the typed answer: bring it to the top of the view (at
+        # 80x24 it would otherwise start off screen, or show only its heading)
+        self._scroll_tries = 0
+        self.call_after_refresh(self._scroll_to_answer)
+
+    def _scroll_to_answer(self) -> None:
+        """Scroll the revealed answer to the top; the Markdown lays out over a few refreshes, so try
+        again until it is there (or the view cannot scroll further)."""
+        answer = self.query_one("#question-answer", Markdown)
+        if not answer.has_class("-shown"):
+            return
+        self.scroll_to_widget(answer, animate=False, top=True)
+        at_top = answer.region.y <= self.region.y + 1 or self.scroll_y >= self.max_scroll_y > 0
+        self._scroll_tries += 1
+        if not at_top and self._scroll_tries < 10:
+            self.set_timer(0.05, self._scroll_to_answer)

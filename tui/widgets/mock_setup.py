@@ -24,7 +24,7 @@ def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue:
              "Coding: write the function in the editor, **ctrl+r** runs the checks (a pass moves "
              "on; **ctrl+n** gives up; **f2** moves to the prompt and back). Questions: answer aloud "
              "(or **t** to type), **ctrl+r** reveals the card's answer, then grade yourself "
-             "**1** / **2** / **3**.", "",
+             "**1** missed / **2** partly / **3** knew it.", "",
              ("*Coached*: the checker names your mistake during the mock (settings, **i** on the dashboard)."
               if coached else
               "*Like an interview*: a run says pass or fail and shows the smallest failing input; the "

@@ -50,7 +50,7 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
         lines.append(Text(f"  {plan.cannot_promise[0]}", style="red", no_wrap=True, overflow="ellipsis"))
         topic_lines -= 1
     label = "on the day" if plan.mode in ("countdown", "interview-day") else "now"
-    lines.append(Text.assemble(("Readiness ", "bold"), f"{label} {_pct(plan.overall)} · weakest first",
+    lines.append(Text.assemble(("Readiness ", "bold"), f"{label} {_pct(plan.overall)} · weakest first (s: all)",
                                no_wrap=True, overflow="ellipsis"))
     for t in plan.readiness[:topic_lines]:
         style = "red" if t.readiness < 0.5 else "yellow" if t.readiness < 0.9 else "green"

@@ -10,7 +10,9 @@
 2. The command palette gathers commands in a worker; closed (escape) while that worker was still
    adding them, the worker's last refresh, or the "no matches" timer it starts, queried the
    palette's list after it was removed (`NoMatches: CommandList`, and the app ended).
-   `CommandPalette` here is the same palette with both made no-ops once it is closed.
+   `CommandPalette` here is the same palette with both made no-ops once it is closed; `install()`
+   also makes it the palette Textual itself opens (the theme search, `App.search_commands`), which
+   crashed the same way (ctrl+p, "theme", enter, a letter, f1).
 3. `Header` updates its title from watchers that raise NoMatches when they run after a screen
    opened and closed at once (or the app quit right after opening one); `Header` here skips them.
 
@@ -26,6 +28,7 @@ Upstream reports (Textual, widgets/_option_list.py and command.py):
 """
 from __future__ import annotations
 
+import textual.app as textual_app
 from textual.command import CommandPalette as _TextualCommandPalette
 from textual.css.query import NoMatches
 from textual.events import Mount
@@ -38,7 +41,7 @@ _installed = False
 
 
 def install() -> None:
-    """Wrap `OptionList._move_page` once (idempotent)."""
+    """Wrap `OptionList._move_page` and make every palette Textual opens the guarded one (idempotent)."""
     global _installed
     if _installed:
         return
@@ -54,6 +57,9 @@ def install() -> None:
         original(self, direction)
 
     OptionList._move_page = _move_page
+    # Textual pushes palettes of its own too (the theme search behind the palette's "Theme" command,
+    # App.search_commands); those must be the guarded palette as well (item 2 above).
+    textual_app.CommandPalette = CommandPalette
     _installed = True
 
 

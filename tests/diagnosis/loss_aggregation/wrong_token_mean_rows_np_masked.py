@@ -1,5 +1,3 @@
-# Skipped by the corpus runner (leading underscore) until the sandbox preloads numpy.ma: np.ma is imported
-# lazily on first use, the sandbox refuses to open its files, and the answer fails with "Too many open files".
 # expect: agg-token-mean-per-row
 # framework: numpy
 # style: NumPy, token-mean averaged per row with np.mean(axis=1) on masked arrays
