@@ -4,6 +4,8 @@ A corpus folder holds `<drill_id>/<name>.py`, one complete answer per file, with
     # expect: right                        -> must pass
     # expect: <mistake-id> [<mistake-id>]  -> must fail; every listed mistake named, nothing else named
     # expect-unnamed: <words>              -> (optional) a second deviation that must not be named
+    # expect:  (empty) with expect-unnamed   -> must fail, and no catalogued mistake may be named (its only
+                                              slip is one the catalogue does not hold)
     # framework: numpy | torch             -> optional (otherwise detected from the code)
 
 Usage: python bench/diagnosis.py [FOLDER] [-v]   (FOLDER defaults to tests/diagnosis; a folder of drill folders,
@@ -32,7 +34,7 @@ OUTPUT_IDS = {"output-type", "output-shape", "output-nonfinite"}
 class Case:
     path: Path
     drill: str
-    expect: list[str]            # ["right"] or mistake ids
+    expect: list[str]            # ["right"], mistake ids, or [] (wrong, but nothing catalogued to name)
     framework: str | None = None
     unnamed: str = ""
 
@@ -88,8 +90,8 @@ def parse(path: Path) -> Case | None:
             framework = value.strip() or None
         elif key == "expect-unnamed":
             unnamed = value.strip()
-    if not expect:
-        return None
+    if expect is None or (not expect and not unnamed):
+        return None  # no header, or an empty expect without saying what is wrong
     return Case(path, path.parent.name, expect, framework, unnamed)
 
 

@@ -98,6 +98,9 @@ def test_the_format_is_parsed(tmp_path):
     (tmp_path / "gae" / "a.py").write_text("# expect: gae-forward-scan gae-missing-lambda\n# framework: numpy\n"
                                            "# expect-unnamed: whitened\nimport numpy as np\n")
     (tmp_path / "gae" / "no_header.py").write_text("import numpy as np\n")
-    (c,) = BENCH.cases(tmp_path)
+    (tmp_path / "gae" / "b_uncatalogued.py").write_text("# expect:\n# expect-unnamed: returns whitened\n")
+    (tmp_path / "gae" / "c_empty.py").write_text("# expect:\nimport numpy as np\n")
+    c, b = BENCH.cases(tmp_path)
     assert (c.drill, c.expect, c.framework, c.unnamed) == ("gae", ["gae-forward-scan", "gae-missing-lambda"],
                                                           "numpy", "whitened")
+    assert (b.expect, b.unnamed) == ([], "returns whitened")  # must fail, naming nothing
