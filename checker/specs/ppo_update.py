@@ -232,7 +232,7 @@ class PpoUpdateSpec(NamedOutputsSpec):
         import torch
 
         if framework == "torch":
-            _warm_torch_optim()
+            _warm_problem_loss()
         problem = TORCH_PROBLEM if framework == "torch" else NUMPY_PROBLEM
         args = [problem]
         for name in ARRAYS:
@@ -383,22 +383,15 @@ class PpoUpdateSpec(NamedOutputsSpec):
 _warmed = False
 
 
-def _warm_torch_optim() -> None:
-    """Run an optimiser step and clip_grad_norm_ once in the checker's process, before any answer is forked:
-    their first use imports modules lazily (torch._dynamo among them), and a sandboxed child may not open
-    the files that needs."""
+def _warm_problem_loss() -> None:
+    """Make the problem's autograd Function once in the checker's process, before any answer is forked (an
+    optimiser step needs nothing here: the sandbox child runs torch.optim in eager mode without the lazy
+    torch._dynamo import, which would need files the child may not open)."""
     global _warmed
     if _warmed:
         return
     import torch
 
-    p = torch.zeros(2, dtype=torch.float64, requires_grad=True)
-    for opt in (torch.optim.SGD([p], lr=0.1), torch.optim.SGD([p], lr=0.1, momentum=0.9), torch.optim.Adam([p])):
-        opt.zero_grad()
-        (p * p).sum().backward()
-        torch.nn.utils.clip_grad_norm_([p], 1.0)
-        torch.nn.utils.clip_grad_value_([p], 1.0)
-        opt.step()
     theta = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)  # the problem's loss Function, made here
     f = torch.zeros(2, dtype=torch.float64)
     TORCH_PROBLEM.loss(theta, f.clone().requires_grad_(True), torch.eye(2, dtype=torch.float64), torch.tensor([0, 1]),
