@@ -101,6 +101,11 @@ def _eager_only_compiler(torch) -> None:
     optimiser steps as it would anywhere else; `torch.compile` itself cannot run in the sandbox and
     says so.
     """
+    def compile(*args, **kwargs):
+        raise RuntimeError("torch.compile cannot run in the checker's sandbox (it needs to open files and "
+                           "start compilers); run the function eagerly")
+
+    torch.compile = compile  # refused even where the parent loaded the compiler: it would open files
     if "torch._dynamo" in sys.modules:
         return
     compiler = types.ModuleType("torch._dynamo", "torch's compiler, eager-only in the sandbox")
@@ -118,15 +123,10 @@ def _eager_only_compiler(torch) -> None:
         raise AttributeError(f"torch._dynamo.{name} is not available in the checker's sandbox: "
                              "torch.compile cannot run there (it needs to open files); run eagerly")
 
-    def compile(*args, **kwargs):
-        raise RuntimeError("torch.compile cannot run in the checker's sandbox (it needs to open files and "
-                           "start compilers); run the function eagerly")
-
     for fn in (disable, graph_break, is_compiling, __getattr__):
         compiler.__dict__[fn.__name__] = fn
     sys.modules["torch._dynamo"] = compiler
     torch._dynamo = compiler
-    torch.compile = compile
 
 
 def _no_distributed_tensors(torch) -> None:
