@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import signal
 import socket
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -410,9 +412,12 @@ def test_closing_a_descriptor_opens_no_file_module_socket_or_program(tmp_path):
     secret = tmp_path / "solution.py"
     secret.write_text("the model solution")
     secret.chmod(0o644)
-    server = unix_server(tmp_path / "bus.sock")
+    # a unix socket path is at most 107 bytes: pytest's tmp_path under xdist, as an ordinary user, is longer
+    sock_dir = Path(tempfile.mkdtemp(prefix="ppo-", dir="/tmp"))
+    sock_dir.chmod(0o755)
+    server = unix_server(sock_dir / "bus.sock")
     try:
-        result = run_hostile("close_descriptor_then_open.py", [str(secret), str(tmp_path), str(tmp_path / "bus.sock")])
+        result = run_hostile("close_descriptor_then_open.py", [str(secret), str(tmp_path), str(sock_dir / "bus.sock")])
         assert result.ok, (result.error, result.stdout)
         outcomes = result.results[0].value
         assert outcomes == {"read": "OSError", "listdir": "OSError", "import": "OSError",
@@ -422,6 +427,7 @@ def test_closing_a_descriptor_opens_no_file_module_socket_or_program(tmp_path):
             server.accept()
     finally:
         server.close()
+        shutil.rmtree(sock_dir, ignore_errors=True)
     assert_clean_and_next_check_works()
 
 
