@@ -6,6 +6,9 @@
   `watch` use it), also as a ratio against a baseline measured in the same run: the warm check of an
   answer that does not compile (one sandboxed run: fork, confine, report). Targets on a 2-core machine:
   right answer < 100 ms median, wrong answer (with shrinking and naming the mistake) < 250 ms median.
+  Each warm check starts after the worker has idled `--pause` seconds (0.2 by default), as between a
+  person's checks: the worker forks its spare sandbox child in that time (`--pause 0` times checks
+  sent back to back, each then also waiting for the previous one's spare to be forked).
 
 Every core (implement-it) drill is timed, in each of its frameworks, with its model answer and one
 catalogued mistake.
@@ -55,6 +58,7 @@ def main() -> int:
     ap.add_argument("--warm-runs", type=int, default=20)
     ap.add_argument("--drills", nargs="*", help="only these drills (default: every core drill)")
     ap.add_argument("--framework", choices=["numpy", "torch"], help="only this framework (default: both)")
+    ap.add_argument("--pause", type=float, default=0.2, help="seconds the worker idles before each warm check")
     args = ap.parse_args()
 
     from checker.service import CheckerClient
@@ -93,6 +97,7 @@ def main() -> int:
         client.check(path.read_text(), drill_id, fw)
     warm_base = []
     for _ in range(args.warm_runs):
+        time.sleep(args.pause)
         t = time.perf_counter()
         client.check(BASELINE_SOURCE, "policy_loss", "numpy")
         warm_base.append((time.perf_counter() - t) * 1e3)
@@ -108,6 +113,7 @@ def main() -> int:
         source = path.read_text()
         warm = []
         for _ in range(args.warm_runs):
+            time.sleep(args.pause)
             t = time.perf_counter()
             client.check(source, drill_id, fw)
             warm.append((time.perf_counter() - t) * 1e3)

@@ -7,6 +7,7 @@ in the sandbox, so nothing the candidate's code does to numpy or torch can chang
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -52,6 +53,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     from checker.inputs import examples_for, expected_for
     from drills import get_drill
 
+    global _last_run
     t0 = time.perf_counter()
     drill_id, framework = detect(source, drill, framework)
     d = get_drill(drill_id)
@@ -66,7 +68,14 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     kwargs = {"filename": filename}
     if limits is not None:
         kwargs["limits"] = limits
-    result = run(source, spec.function, calls, **kwargs)
+    expected = dict(enumerate(expected_for(spec.drill_id, framework, seed)))
+    ev = Evaluation(spec, framework, examples, expected, plan=_plan_for(spec.drill_id, framework, seed))
+    if runner is None:  # the sandbox: results are judged as they arrive, while the answer runs on
+        result = run(source, spec.function, calls, on_result=ev.add, **kwargs)
+        _last_run = (spec.function, calls, kwargs.get("limits"), result.timings.get("calls_total_ms", 0.0),
+                     ev.busy_ms)
+    else:
+        result = run(source, spec.function, calls, **kwargs)
     report = Report(drill=drill_id, framework=framework, passed=False, notes=list(result.notes),
                     stdout=result.stdout)
 
@@ -82,9 +91,9 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         return report
 
     results = {r.index: r for r in result.results}
-    expected = dict(enumerate(expected_for(spec.drill_id, framework, seed)))
-    checks, failures = evaluate(spec, framework, examples, results, expected,
-                                plan=_plan_for(spec.drill_id, framework, seed))
+    for i in sorted(results):
+        ev.add(results[i])  # those not judged yet (a runner that does not stream)
+    checks, failures = ev.finish(kept=results.keys())
     if result.error is not None:
         report.error = _error(result.error, examples)
 
@@ -109,6 +118,34 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     report.passed = not failed and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report
+
+
+_last_run = None  # (function, calls, limits, the answer's ms, judging ms) of the latest check's first run
+#: At most how many children a kept-warm check runs its examples in, side by side (each a slice of
+#: them; the verdict is the one a single child gives). Two where there are two cores or more.
+SPARE_PARTS = 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def _parts_for(answer_ms: float, judging_ms: float) -> int:
+    """Slices for the next check of the same drill: two when the answer's own work (its calls, as
+    last measured) outweighs judging their results here, which shares the cores with the children
+    (on two cores, three busy processes only pay when the children's work dominates); else one."""
+    return SPARE_PARTS if answer_ms > 2 * judging_ms + 20 else 1
+
+
+def keep_warm() -> None:
+    """Fork, ahead of the next check, the sandbox child that checking the same drill again will use
+    (the answer's first run of its examples): that check then pays for none of fork, confinement and
+    forgetting, and runs its examples in up to `SPARE_PARTS` children at once. For a long-lived checker
+    between checks (the worker behind the app and `watch`); a check of another drill forks afresh, as
+    without it."""
+    from checker.sandbox import Limits, fork_spare
+
+    if _last_run is None:
+        return
+    function, calls, limits, answer_ms, judging_ms = _last_run
+    fork_spare(function, calls, limits=limits if limits is not None else Limits(),
+               parts=_parts_for(answer_ms, judging_ms))
 
 
 # ---- evaluation ------------------------------------------------------------------------------------
@@ -167,36 +204,68 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected, plan=
     right there. Relation (metamorphic) checks compare the answer with itself across the examples of one
     relation, once all of them ran. `plan`: what `_plan_for` precomputed for these examples (else
     computed here)."""
-    checks = all_checks(spec, framework)
-    failures: dict[str, list[Failure]] = {}
-    applied: set[str] = set()
-    by_relation: dict[str, dict[str, tuple[int, Example, dict]]] = {}
-    for i, ex in enumerate(examples):
-        r = results.get(i)
-        if r is None:
-            continue
-        exp = expected[i]
+    ev = Evaluation(spec, framework, examples, expected, plan)
+    for i in sorted(results):
+        ev.add(results[i])
+    return ev.finish()
+
+
+class Evaluation:
+    """`evaluate`, one result at a time: `add` judges each example's result as it arrives, in any order
+    (while the sandbox still runs other calls); `finish` gathers the judgements of the results that
+    count, runs the relation checks, and returns what `evaluate` returns."""
+
+    def __init__(self, spec: DrillSpec, framework: str, examples, expected, plan=None) -> None:
+        self.spec, self.framework, self.examples, self.expected, self.plan = spec, framework, examples, expected, plan
+        self.checks = all_checks(spec, framework)
+        # per judged example index: (the check ids that applied, [(check id, Failure)], the relation
+        # entry ((name, role), fields) or None)
+        self.judged: dict[int, tuple[set, list, tuple | None]] = {}
+        self.busy_ms = 0.0  # time spent in `add`
+
+    def add(self, r) -> None:
+        """Judge one call's result (a `CallResult`); a result already judged is ignored."""
+        t0 = time.perf_counter()
+        try:
+            self._add(r)
+        finally:
+            self.busy_ms += (time.perf_counter() - t0) * 1e3
+
+    def _add(self, r) -> None:
+        i = r.index
+        if i in self.judged or not 0 <= i < len(self.examples):
+            return
+        applied: set[str] = set()
+        found: list[tuple[str, Failure]] = []
+        self.judged[i] = (applied, found, None)
+        spec, framework, checks = self.spec, self.framework, self.checks
+
+        def record(check_id: str, failure: Failure) -> None:
+            found.append((check_id, failure))
+
+        ex = self.examples[i]
+        exp = self.expected[i]
         if ex.invalid is not None:
             for c in checks:
                 if c.id == "input-contract":
                     applied.add(c.id)
                     if r.ok:
-                        failures.setdefault(c.id, []).append(Failure(i, ex, None, f"{ex.invalid} must raise "
+                        record(c.id, Failure(i, ex, None, f"{ex.invalid} must raise "
                                                                                f"ValueError, but yours accepted it"))
                     elif r.error is not None and r.error.type != "ValueError":
-                        failures.setdefault(c.id, []).append(Failure(
+                        record(c.id, Failure(
                             i, ex, None, f"{ex.invalid} must raise ValueError, but yours raised {r.error.type}"))
-            continue
+            return
         applied.update(("output-type", "output-shape", "output-nonfinite"))
         try:
             got = spec.extract(r.value, ex, framework)
         except OutputProblem as problem:
-            failures.setdefault(problem.mistake, []).append(Failure(i, ex, None, problem.message))
-            continue
+            record(problem.mistake, Failure(i, ex, None, problem.message))
+            return
         nonfinite = _nonfinite(got, exp)
         if nonfinite:
-            failures.setdefault("output-nonfinite", []).append(Failure(i, ex, nonfinite, "", got))
-        planned = plan[i] if plan is not None else _planned(spec, framework, checks, ex, exp)
+            record("output-nonfinite", Failure(i, ex, nonfinite, "", got))
+        planned = self.plan[i] if self.plan is not None else _planned(spec, framework, checks, ex, exp)
         kinks = planned.kinks
         got_all = dict(got)
         for name, g in (r.grads or {}).items():
@@ -207,14 +276,14 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected, plan=
             got_all[f"nograd:{name}"] = None if g is None or not np.any(g) else g
         exp_all = planned.exp_all
         if ex.relation is not None:
-            by_relation.setdefault(ex.relation[0], {})[ex.relation[1]] = (i, ex, got_all)
+            self.judged[i] = (applied, found, (ex.relation, got_all))
         field_mismatch: dict[str, Mismatch | None] = {}  # each output compared once, whatever the checks
         for c in planned.checks:
             applied.add(c.id)
             if c.custom is not None:
                 detail = c.custom(ex, got)
                 if detail:
-                    failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got_all))
+                    record(c.id, Failure(i, ex, None, detail, got_all))
                 continue
             mm = None
             for f in c.fields:
@@ -224,17 +293,34 @@ def evaluate(spec: DrillSpec, framework: str, examples, results, expected, plan=
                 if mm is not None:
                     break
             if mm is not None:
-                failures.setdefault(c.id, []).append(Failure(i, ex, mm, "", got_all))
-    for c in checks:
-        if c.relation is None or c.relation not in by_relation:
-            continue
-        roles = by_relation[c.relation]
-        applied.add(c.id)
-        detail = c.compare({role: got for role, (_, _, got) in roles.items()})
-        if detail:
-            i, ex, got = next(iter(roles.values()))
-            failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
-    return [c for c in checks if c.id in applied], failures
+                record(c.id, Failure(i, ex, mm, "", got_all))
+
+    def finish(self, kept=None) -> tuple[list[Check], dict]:
+        """The checks that apply and the failures by check id, over the judged results whose index is
+        in `kept` (default: all of them), in example order."""
+        failures: dict[str, list[Failure]] = {}
+        applied: set[str] = set()
+        by_relation: dict[str, dict[str, tuple[int, Example, dict]]] = {}
+        for i in sorted(self.judged):
+            if kept is not None and i not in kept:
+                continue
+            ids, found, relation = self.judged[i]
+            applied |= ids
+            for check_id, failure in found:
+                failures.setdefault(check_id, []).append(failure)
+            if relation is not None:
+                (name, role), got_all = relation
+                by_relation.setdefault(name, {})[role] = (i, self.examples[i], got_all)
+        for c in self.checks:
+            if c.relation is None or c.relation not in by_relation:
+                continue
+            roles = by_relation[c.relation]
+            applied.add(c.id)
+            detail = c.compare({role: got for role, (_, _, got) in roles.items()})
+            if detail:
+                i, ex, got = next(iter(roles.values()))
+                failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
+        return [c for c in self.checks if c.id in applied], failures
 
 
 def _grad_aware_mismatch(exp_all, got_all, fields, grad_error) -> Mismatch | None:

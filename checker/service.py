@@ -2,7 +2,9 @@
 
 `CheckerClient` starts `python -m checker.service` in the background: a trusted process that imports
 torch, numpy and hypothesis once, draws every drill's examples, and then answers check requests — each
-one forking a fresh sandboxed child for the candidate's code — in tens of milliseconds. The client's
+one handing the candidate's code to a fresh sandboxed child — in tens of milliseconds. Between checks
+the worker keeps a spare child forked and confined for the drill it checked last (refreshed while it
+idles), so checking that drill again skips fork and confinement. The client's
 module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
@@ -222,7 +224,9 @@ def serve(stdin=None, stdout=None) -> int:
             _warm()
     except (ValueError, OSError):  # stdin without a file descriptor (tests): warm anyway
         _warm()
-    for line in inp:
+    from checker.engine import keep_warm
+
+    for line in _lines(inp, idle=_refresh_spare):
         if not line.strip():
             continue
         try:
@@ -246,7 +250,57 @@ def serve(stdin=None, stdout=None) -> int:
             reply.update(ok=False, error=f"{type(exc).__name__}: {exc}")
         out.write(json.dumps(reply) + "\n")
         out.flush()
+        _keep_warm(keep_warm)
     return 0
+
+
+#: While idle, the worker replaces its spare sandbox child once it is this old (a spare is used only
+#: while younger than `SPARE_MAX_AGE_S`).
+SPARE_REFRESH_S = 30.0
+
+
+def _keep_warm(keep_warm) -> None:
+    try:
+        keep_warm()
+    except Exception as exc:  # noqa: BLE001 - a spare is an optimisation: the next check forks afresh
+        print(f"checker worker: could not fork a spare sandbox child: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+
+
+def _refresh_spare() -> None:
+    from checker.engine import keep_warm
+    from checker.sandbox import spare_age
+
+    age = spare_age()
+    if age is not None and age >= SPARE_REFRESH_S:
+        _keep_warm(keep_warm)
+
+
+def _lines(inp, idle):
+    """The lines of `inp`, calling `idle()` whenever none has come for `SPARE_REFRESH_S` seconds.
+    A stream without a file descriptor (tests) is read as it is, with no idle calls."""
+    import select
+
+    try:
+        fd = inp.fileno()
+    except (AttributeError, ValueError, OSError):
+        yield from inp
+        return
+    pending = b""  # read from the descriptor itself: nothing else reads `inp`
+    while True:
+        if b"\n" not in pending and not select.select([fd], [], [], SPARE_REFRESH_S)[0]:
+            idle()
+            continue
+        if b"\n" not in pending:
+            data = os.read(fd, 1 << 16)
+            if not data:
+                if pending:
+                    yield pending.decode("utf-8", errors="replace")
+                return
+            pending += data
+            continue
+        line, pending = pending.split(b"\n", 1)
+        yield line.decode("utf-8", errors="replace") + "\n"
 
 
 if __name__ == "__main__":

@@ -133,3 +133,48 @@ def test_detection_failures_are_usage_errors():
         detect("def compute_actor_loss(): pass", framework="numpy")
     with pytest.raises(DetectError, match="unknown drill"):
         detect("", drill="nope")
+
+
+KEPT_WARM = [("gae", "numpy", None), ("gae", "numpy", "gae-forward-scan"), ("actor_loss", "torch", None),
+             ("actor_loss", "torch", "mask-ignored"), ("token_gae", "numpy", None)]
+
+
+@pytest.mark.parametrize("parts", [1, 2])
+@pytest.mark.parametrize("drill_id,framework,mistake", KEPT_WARM)
+def test_a_kept_warm_check_reports_what_a_fresh_one_reports(monkeypatch, drill_id, framework, mistake, parts):
+    """`keep_warm` forks the next check's children ahead of time (split across slices of the examples
+    with parts=2): the report is the same, prints and warnings included."""
+    import checker.engine as engine
+    from checker.sandbox import discard_spare
+
+    d = get_drill(drill_id)
+    source = d.solution(framework) if mistake is None else next(m for m in d.mistakes if m.id == mistake).source(framework)
+    monkeypatch.setattr(engine, "_parts_for", lambda answer_ms, judging_ms: parts)
+    try:
+        fresh = check(source, drill_id, framework).to_json()
+        engine.keep_warm()
+        warm = check(source, drill_id, framework).to_json()
+    finally:
+        discard_spare()
+    fresh.pop("elapsed_ms"), warm.pop("elapsed_ms")
+    assert warm == fresh
+
+
+def test_a_kept_warm_check_of_an_answer_that_fails_midway_reports_what_a_fresh_one_reports(monkeypatch):
+    """An answer that raises on the third example (by counting its calls): a later slice counts from 0 and
+    would not raise where the single child does; the first slice's failure decides, as in one child."""
+    import checker.engine as engine
+    from checker.sandbox import discard_spare
+
+    source = get_drill("gae").solution("numpy").replace("def compute_gae(", "def _gae(") + (
+        "\nCALLS = [0]\n\ndef compute_gae(*args, **kwargs):\n    CALLS[0] += 1\n    if CALLS[0] == 3:\n"
+        "        raise RuntimeError('third call')\n    return _gae(*args, **kwargs)\n")
+    monkeypatch.setattr(engine, "_parts_for", lambda answer_ms, judging_ms: 2)
+    try:
+        fresh = check(source, "gae", "numpy").to_json()
+        engine.keep_warm()
+        warm = check(source, "gae", "numpy").to_json()
+    finally:
+        discard_spare()
+    fresh.pop("elapsed_ms"), warm.pop("elapsed_ms")
+    assert warm == fresh and not fresh["passed"] and "third call" in fresh["error"]["message"]

@@ -11,6 +11,7 @@ import os
 import select
 import signal
 import socket
+import time
 from pathlib import Path
 
 import numpy as np
@@ -106,6 +107,32 @@ def test_a_correct_answer_runs_and_any_degradation_is_said():
         assert out["notes"] == []
     else:
         assert out["notes"] and out["notes"][0].startswith("network isolation unavailable")
+    assert out["left"] == []
+
+
+def test_spare_children_run_and_are_cleared_up_without_root():
+    """Children forked ahead of time (one, and two for slices of the calls) run as a fresh child does,
+    and a discarded spare, its pid-namespace keeper included, leaves nothing behind."""
+    from checker.sandbox import discard_spare, fork_spare
+
+    calls = [Call((np.arange(3.0) + i,)) for i in range(6)]
+
+    def script():
+        out = {}
+        for parts in (1, 2):
+            fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
+            time.sleep(0.2)
+            r = run_candidate(GOOD, "answer", calls, limits=Limits(wall_s=5))
+            out[f"run{parts}"] = [r.ok, r.timings.get("spare"), len(r.results), r.stdout, r.notes]
+            fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
+            time.sleep(0.2)
+            discard_spare()
+        return out
+
+    out = as_ordinary_user(script)
+    for parts in (1, 2):
+        ok, spare, n, stdout, notes = out[f"run{parts}"]
+        assert ok and spare == 1.0 and n == 6 and stdout == "hi\n" * 6
     assert out["left"] == []
 
 

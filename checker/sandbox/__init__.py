@@ -21,9 +21,17 @@ from checker.sandbox.model import (
     RunResult,
     SandboxError,
 )
-from checker.sandbox.runner import prepare_parent, reap_finished, run_candidate
+from checker.sandbox.runner import (
+    discard_spare,
+    fork_spare,
+    prepare_parent,
+    reap_finished,
+    run_candidate,
+    spare_age,
+)
 
 __all__ = [
     "ERROR_KINDS", "Call", "CallError", "CallResult", "Limits", "Opaque", "ReturnedArray",
-    "RunResult", "SandboxError", "prepare_parent", "reap_finished", "run_candidate",
+    "RunResult", "SandboxError", "discard_spare", "fork_spare", "prepare_parent", "reap_finished",
+    "run_candidate", "spare_age",
 ]

@@ -1,5 +1,10 @@
-"""What the forked child does: confine itself, load the candidate's module, call the function and
-stream one frame per step back to the parent (hello, signature, one per call, then done or error).
+"""What the forked child does: confine itself, wait for the candidate's source, load it as a module,
+call the function and stream one frame per step back to the parent (hello, signature, one per call,
+then done or error).
+
+The source arrives on stdin (fd 0), sent by the parent once the child is confined, so that a child can
+be forked and confined ahead of time, before the answer exists (a spare: see runner.py). Stdin is then
+at end of file for the answer, as /dev/null would be.
 
 Everything here runs in the child and ends in `os._exit`; it never returns into the caller's code.
 The candidate's code can tamper with this module once it runs, which is why the parent trusts
@@ -28,9 +33,11 @@ _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough m
 _sender = 0  # the pid of the sandbox's child: only it reports (see _send)
 
 
-def child_main(source, function, calls, filename, limits, result_w, output_w, parent_pid, preload=(),
-               forget=()) -> None:
-    """Entry point right after fork. Never returns."""
+def child_main(function, calls, limits, result_w, output_w, request_r, parent_pid, preload=(),
+               forget=(), keeper_s: float = 30.0, offset: int = 0) -> None:
+    """Entry point right after fork. Never returns. `request_r`: the pipe the source arrives on;
+    `keeper_s`: how much longer than the wall-clock limit the pid namespace's keeper lives; `offset`:
+    the index of the first of `calls` in the whole run (a slice of it, run beside the other slices)."""
     global _sender
     code = 0
     _sender = os.getpid()
@@ -40,7 +47,7 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         # an object that was garbage at fork time must not close a descriptor number the child
         # reuses (fd 3 is the result pipe), and not scanning the parent's heap saves copy-on-write.
         gc.freeze()
-        notes, facts = isolate_child(result_w, output_w, parent_pid, limits)
+        notes, facts = isolate_child(result_w, output_w, parent_pid, limits, request_r, keeper_s)
         torch = sys.modules.get("torch")
         if torch is not None:
             _keep_one_thread(torch)
@@ -50,7 +57,6 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
-        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         setup_ms = (time.perf_counter() - t0) * 1e3
         t1 = time.perf_counter()
         if forget:
@@ -58,7 +64,12 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
         forget_ms = (time.perf_counter() - t1) * 1e3
         _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0,
                "forget_ms": forget_ms})
-        _run(source, function, calls, filename, preload)
+        request = _receive()
+        if request is None:  # the parent discarded this child without a source: nothing to run
+            os._exit(0)
+        source, filename = request
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+        _run(source, function, calls, filename, preload, offset)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
         code = 1
         try:
@@ -67,6 +78,24 @@ def child_main(source, function, calls, filename, limits, result_w, output_w, pa
             code = 2
     finally:
         os._exit(code)
+
+
+def _receive() -> tuple[str, str] | None:
+    """The source and file name the parent sends on fd 0 (JSON, then end of file); None when the parent
+    closed the pipe without sending anything. Read before any candidate code runs, from the trusted
+    parent."""
+    import json
+
+    chunks = []
+    while True:
+        data = os.read(0, 1 << 16)
+        if not data:
+            break
+        chunks.append(data)
+    if not chunks:
+        return None
+    request = json.loads(b"".join(chunks))
+    return request["source"], request["filename"]
 
 
 def _keep_one_thread(torch) -> None:
@@ -219,7 +248,9 @@ def _resolve(module, function):
     return call
 
 
-def _run(source, function, calls, filename, preload=()) -> None:
+def _run(source, function, calls, filename, preload=(), offset: int = 0) -> None:
+    """Load the answer and make the calls (numbered from `offset`). A later slice of a run loads the
+    module with its prints discarded: the first slice already shows what loading printed."""
     t0 = time.perf_counter()
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
@@ -241,11 +272,20 @@ def _run(source, function, calls, filename, preload=()) -> None:
     except BaseException as exc:  # noqa: BLE001 - our own module failed: a setup error
         _send_error(exc, filename, None, stage="setup")
         return
+    streams, sink = (sys.stdout, sys.stderr), io.StringIO()
+    if offset:
+        sys.stdout = sys.stderr = sink
+        _warnings_as_frames()
     try:
         exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001
+        sys.stdout, sys.stderr = streams
         _send_error(exc, filename, None, stage="import")
         return
+    if sys.stdout is sink:
+        sys.stdout = streams[0]
+    if sys.stderr is sink:
+        sys.stderr = streams[1]
     fn = _resolve(module, function)
     if not callable(fn):
         defined = sorted(name for name, v in module.__dict__.items()
@@ -257,7 +297,7 @@ def _run(source, function, calls, filename, preload=()) -> None:
     _send({"type": "signature", "params": params, "load_ms": (time.perf_counter() - t0) * 1e3})
     t1 = time.perf_counter()
     shared = _shared_ids(calls)
-    for index, call in enumerate(calls):
+    for index, call in enumerate(calls, offset):
         args, kwargs, named = _fresh_inputs(call, param_names, shared)
         try:
             out = fn(*args, **kwargs)
@@ -283,6 +323,30 @@ def _run(source, function, calls, filename, preload=()) -> None:
                "grad_error": grad_error}, enc.blobs)
     _flush()
     _send({"type": "done", "calls_ms": (time.perf_counter() - t1) * 1e3})
+
+
+def _warnings_as_frames() -> None:
+    """In a later slice of a run, send each warning to the parent instead of printing it: a single
+    child prints a warning once per place, so the parent shows it only if the earlier slices did not.
+    Only warnings that would be printed are sent (where the process records them instead, as under a
+    test runner, that stays as it is)."""
+    import warnings
+
+    impl = getattr(warnings, "_showwarnmsg_impl", None)
+    if getattr(impl, "__module__", None) != "warnings" or getattr(impl, "__name__", "") != "_showwarnmsg_impl":
+        return
+
+    def send(msg):
+        try:
+            text = warnings._formatwarnmsg(msg)
+        except Exception:  # noqa: BLE001 - a warning whose text cannot be made is dropped
+            return
+        if msg.file is not None:  # written to a file the answer chose: as in any slice
+            impl(msg)
+            return
+        _send({"type": "warning", "text": str(text)[:2000]})
+
+    warnings._showwarnmsg_impl = send
 
 
 def _signature(fn) -> tuple[list[dict] | None, list[str]]:

@@ -168,10 +168,11 @@ def _opaque(value: Any, why: str = "", label: str | None = None) -> dict:
 class FrameReader:
     """Incremental parser: feed bytes as they arrive, collect complete (header, blob) frames."""
 
-    def __init__(self, max_blob_bytes: int) -> None:
+    def __init__(self, max_blob_bytes: int, shared=None) -> None:
         self.max_blob_bytes = max_blob_bytes
         self.buffer = bytearray()
         self.total_blob = 0
+        self.shared = shared  # an object whose `blob` counts the bytes of several readers together
 
     def feed(self, data: bytes) -> list[tuple[dict, bytes]]:
         self.buffer += data
@@ -182,8 +183,9 @@ class FrameReader:
                 raise FrameError("bad frame magic")
             if hlen > MAX_HEADER_BYTES:
                 raise FrameError("frame header too large")
-            if blen > self.max_blob_bytes or self.total_blob + blen > self.max_blob_bytes:
-                raise ResultTooLarge(self.total_blob + blen)
+            total = self.shared.blob if self.shared is not None else self.total_blob
+            if blen > self.max_blob_bytes or total + blen > self.max_blob_bytes:
+                raise ResultTooLarge(total + blen)
             end = _PREFIX.size + hlen + blen
             if len(self.buffer) < end:
                 break
@@ -191,6 +193,8 @@ class FrameReader:
             blob = bytes(self.buffer[_PREFIX.size + hlen:end])
             del self.buffer[:end]
             self.total_blob += blen
+            if self.shared is not None:
+                self.shared.blob += blen
             try:
                 header = json.loads(body)
             except (ValueError, RecursionError) as exc:

@@ -1,6 +1,6 @@
 """Confining the forked child before any candidate code runs (`isolate_child`).
 
-In this order: own session; stdin/stdout/stderr/result pipe on fds 0-3 and every other inherited
+In this order: own session; request pipe (or /dev/null)/stdout/stderr/result pipe on fds 0-3 and every other inherited
 fd closed; cwd "/" and a scrubbed environment; new mount and network namespaces with every mount
 read-only (as an ordinary user, where the kernel allows it, also user and pid namespaces, with a
 `sleep` as the pid namespace's first process: its "keeper"); rlimits (CPU, address space, FSIZE=0,
@@ -95,7 +95,7 @@ def _read_only_filesystem(notes: list[str]) -> None:
                         "the answer could delete or rename files your user owns"))
 
 
-def _spawn_pid_ns_init(limits) -> int | None:
+def _spawn_pid_ns_init(limits, keeper_s: float) -> int | None:
     """Start the first process of the new pid namespace: a `sleep` that holds no descriptors.
 
     Every process the answer starts lands in that namespace, and when its first process dies the
@@ -104,14 +104,19 @@ def _spawn_pid_ns_init(limits) -> int | None:
     posix_spawn (vfork + exec) costs about a millisecond, far less than a fork of this process.
     """
     try:  # it outlives the run, so that a checker that dies mid-check still ends the namespace soon
-        return os.posix_spawn("/bin/sleep", ["sleep", str(int(limits.wall_s) + 30)], {},
+        return os.posix_spawn("/bin/sleep", ["sleep", str(int(limits.wall_s + keeper_s))], {},
                               file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in (1, 2, RESULT_FD)])
     except OSError:
         return None
 
 
-def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tuple[list[str], dict]:
+def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request_r: int | None = None,
+                  keeper_s: float = 30.0) -> tuple[list[str], dict]:
     """Confine the current (freshly forked) process. Returns (notes, facts) for the hello frame.
+
+    `request_r` becomes stdin (fd 0): the pipe the parent sends the source on (else /dev/null).
+    `keeper_s`: how much longer than `limits.wall_s` the pid namespace's keeper lives (a child forked
+    ahead of time waits for its source first).
 
     Runs before any candidate code, so what it reports can be trusted by the parent. Raises on a
     failure that would leave the child unconfined; the caller turns that into a crash report.
@@ -122,8 +127,9 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
     # Move the two pipes out of the way, then lay out fds 0-3 and close everything else inherited.
     res = fcntl.fcntl(result_w, fcntl.F_DUPFD, 10)
     out = fcntl.fcntl(output_w, fcntl.F_DUPFD, 10)
-    null = os.open("/dev/null", os.O_RDONLY)
-    os.dup2(null, 0)
+    stdin = (fcntl.fcntl(request_r, fcntl.F_DUPFD, 10) if request_r is not None
+             else os.open("/dev/null", os.O_RDONLY))
+    os.dup2(stdin, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.dup2(res, RESULT_FD)
@@ -149,7 +155,7 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits) -> tupl
         _read_only_filesystem(notes)
         if not root:
             facts["user_ns"] = os.readlink("/proc/self/ns/user")
-            init = _spawn_pid_ns_init(limits)
+            init = _spawn_pid_ns_init(limits, keeper_s)
             if init:
                 facts["pid_ns_init"] = init
             else:

@@ -8,6 +8,7 @@ fork instead of 1.8 s of import), and no multi-threaded op run first.
 from __future__ import annotations
 
 import errno
+import json
 import math
 import os
 import select
@@ -30,7 +31,8 @@ CALLER_PACKAGES = ("checker", "drills", "cards", "tui")
 _unreaped: set[int] = set()
 
 def run_candidate(source: str, function: str, calls: list[Call], *, filename: str = "answer.py",
-                  limits: Limits = Limits(), preload: tuple = (), forget: tuple | None = None) -> RunResult:
+                  limits: Limits = Limits(), preload: tuple = (), forget: tuple | None = None,
+                  on_result=None) -> RunResult:
     """Run `function` from the module `source` in a confined child, once per `Call`, and report.
 
     `preload`: trusted modules `(name, source, filename)` created in the child before the answer runs,
@@ -43,55 +45,327 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     `sys.modules`, so that nothing of the caller's stays reachable from the answer but what it was
     given. By default the project's own packages (`CALLER_PACKAGES`); `()` forgets nothing.
 
+    `on_result(CallResult)`: called in this process for each call's result as it arrives (while the
+    answer goes on with other calls), in call order within each slice of a spare's calls; results of
+    a slice after one that ended early reach it too, but only those the returned `RunResult` holds
+    count (what a single child would have reported).
+
+    Uses the spare children `fork_spare` made for the same function, calls (the same list object),
+    limits, preload and forget, if there are any; otherwise forks a fresh child.
+
     Never raises for anything the answer does; every ending is a `RunResult` (see `SandboxError`
     for the kinds). Blocks for at most about `limits.wall_s` plus cleanup.
     """
     prepare_parent()
     reap_finished()
-    calls = list(calls)
+    t0 = time.perf_counter()
+    children = _take_spare(function, calls, limits, preload, forget)
+    spare = children is not None
+    if children is None:
+        children = [_fork_child(function, list(calls), 0, limits, preload, _forget_list(forget, function, calls),
+                                keeper_s=_KEEPER_S)]
+    request = json.dumps({"source": source, "filename": filename}).encode()
+    shared = _Shared()
+    runs = [_Run(c.calls, limits, t0, c.req_w, c.offset, shared, request) for c in children]
+    try:
+        _collect(children, runs, t0, limits.wall_s, on_result)
+    finally:
+        for child, run in zip(children, runs):
+            _end(child, run)
+    elapsed = (time.perf_counter() - t0) * 1e3
+    return _merge(runs, limits, filename, elapsed, spare)
+
+
+def _merge(runs: list["_Run"], limits: Limits, filename: str, elapsed: float, spare: bool) -> RunResult:
+    """One `RunResult` from the runs of consecutive slices of the calls: what a single child running
+    them all would have reported. The first run that did not finish ends the result; the runs after it
+    (which a single child would never have reached) are dropped."""
+    kept, error = [], None
+    for run in runs:
+        kept.append(run)
+        run.end.output = bytes(run.stdout)
+        error = classify(run.end, limits, filename)
+        if error is not None:
+            break
+    first = next((r for r in kept if r.signature is not None), kept[0])
+    out = b""
+    for r in kept:
+        out += bytes(r.stdout)
+        for text in r.warnings:
+            if text.encode() not in out:
+                out += text.encode()
+    printed = sum(r.out_total for r in kept)
+    notes: list[str] = []
+    for r in kept:
+        notes += [n for n in r.end.notes if n not in notes]
+    timings = dict(runs[0].timings)
+    timings["total_ms"] = elapsed
+    # calls_ms: the longest slice's calls; calls_total_ms: every slice's together (the answer's work)
+    timings["calls_total_ms"] = sum(r.timings.get("calls_ms", 0.0) for r in kept)
+    if len(runs) > 1:
+        timings["calls_ms"] = max(r.timings.get("calls_ms", 0.0) for r in kept)
+        timings["to_result_ms"] = max(r.timings.get("to_result_ms", 0.0) for r in kept)
+        timings["parts"] = float(len(runs))
+    if spare:
+        timings["spare"] = 1.0
+    kept_out = out[:limits.output_bytes]
+    return RunResult(ok=error is None, error=error, signature=first.signature,
+                     results=[res for r in kept for res in r.results],
+                     stdout=visible(kept_out.decode("utf-8", errors="replace")),
+                     stdout_truncated=printed > len(kept_out), elapsed_ms=elapsed, notes=notes, timings=timings)
+
+
+#: How much longer than the wall-clock limit a run's pid-namespace keeper lives (ordinary users):
+#: long enough for the run, short enough that a checker which died mid-check leaves nothing for long.
+_KEEPER_S = 30.0
+#: A spare is used only this long after its fork, and its keeper lives this much longer: an idle
+#: worker forks a fresh one before then (`spare_age`).
+SPARE_MAX_AGE_S = 60.0
+
+
+class _Child:
+    """A forked child, confined (or confining itself), waiting for its source on `req_w`; it runs the
+    calls `offset` to `offset + len(calls)` of the run."""
+
+    def __init__(self, pid, res_r, out_r, req_w, calls, offset) -> None:
+        self.pid, self.res_r, self.out_r, self.req_w = pid, res_r, out_r, req_w
+        self.calls, self.offset = calls, offset
+
+
+class _Spare:
+    """Children forked ahead of time for one run's arguments, each for a consecutive slice of its calls."""
+
+    def __init__(self, children, function, calls_given, calls, limits, preload, forget) -> None:
+        self.children = children
+        self.function, self.calls_given, self.calls = function, calls_given, calls
+        self.limits, self.preload, self.forget = limits, preload, forget
+        self.forked_at = time.monotonic()
+
+    def serves(self, function, calls, limits, preload, forget) -> bool:
+        """Whether these children were made for exactly this run (the same calls list, element for element)."""
+        return (self.function == function and self.calls_given is calls and len(self.calls) == len(calls)
+                and all(a is b for a, b in zip(self.calls, calls)) and self.limits == limits
+                and self.preload == preload and self.forget == forget)
+
+
+def _forget_list(forget, function, calls):
     if forget is None:
         forget = (None, CALLER_PACKAGES)
     if forget:
         forget = (forget[0], forgotten_modules(forget[1], function, calls))
-    t0 = time.perf_counter()
+    return forget
+
+
+def _fork_child(function, calls, offset, limits, preload, forget, keeper_s: float) -> _Child:
     res_r, res_w = os.pipe2(os.O_CLOEXEC)
     out_r, out_w = os.pipe2(os.O_CLOEXEC)
+    req_r, req_w = os.pipe2(os.O_CLOEXEC)
     parent_pid = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child, never returns
         try:
-            child_main(source, function, calls, filename, limits, res_w, out_w, parent_pid, preload, forget)
+            child_main(function, calls, limits, res_w, out_w, req_r, parent_pid, preload, forget, keeper_s,
+                       offset)
         finally:
             os._exit(99)
-    os.close(res_w)
-    os.close(out_w)
-    run = _Run(calls, limits, t0)
+    for fd in (res_w, out_w, req_r):
+        os.close(fd)
+    return _Child(pid, res_r, out_r, req_w, calls, offset)
+
+
+def _end(child: _Child, run: "_Run") -> None:
+    """Kill everything the child started, close its pipes, reap it (or leave it to be reaped)."""
+    t_kill = time.perf_counter()
+    root = os.geteuid() == 0
+    run.end.notes += kill_tree(child.pid, sandbox_uid(child.pid) if root else None, run.user_ns, run.init_fd,
+                               run.init_pid)
+    if run.init_fd is not None:
+        os.close(run.init_fd)
+        run.init_fd = None
+    if run.end.terminal is None and run.end.reason is None:
+        # The ending is told by the exit status, and the child has already exited.
+        run.end.status, run.end.cpu_s = _reap(child.pid)
+    else:
+        _unreaped.add(child.pid)  # dying of SIGKILL; reaped by the next run or reap_finished()
+    for fd in (child.res_r, child.out_r) + ((run.req_fd,) if run.req_fd is not None else ()):
+        os.close(fd)
+    run.req_fd = child.req_w = None
+    run.timings["cleanup_ms"] = (time.perf_counter() - t_kill) * 1e3
+
+
+_spare: _Spare | None = None
+
+
+def _split(calls: list, parts: int) -> list[int]:
+    """Where to cut `calls` into `parts` consecutive slices of about equal work (by the elements of
+    their array arguments, plus a fixed cost per call): the start of each slice."""
+    def cost(value) -> float:
+        if isinstance(value, (tuple, list)):
+            return sum(cost(v) for v in value)
+        if isinstance(value, dict):
+            return sum(cost(v) for v in value.values())
+        size = getattr(value, "size", None)
+        numel = getattr(value, "numel", None)
+        n = numel() if callable(numel) else size if isinstance(size, int) else 0
+        return n / 256.0
+
+    costs = [1.0 + cost(c.args) + cost(c.kwargs) for c in calls]
+    total = sum(costs)
+    starts, acc, k = [0], 0.0, 1
+    for i, c in enumerate(costs):
+        acc += c
+        if k < parts and acc >= total * k / parts and i + 1 < len(calls):
+            starts.append(i + 1)
+            k += 1
+    return starts
+
+
+def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), preload: tuple = (),
+               forget: tuple | None = None, parts: int = 1) -> None:
+    """Fork and confine, ahead of time, the children of the next `run_candidate` with these arguments
+    (the same `calls` list object, unchanged), so that run costs only the answer's own work: no fork,
+    no confinement, nothing to forget on the way. With `parts` > 1, each of that many children runs a
+    consecutive slice of the calls, at the same time (the result is the one a single child gives;
+    see `_merge`). One spare at a time; a new one replaces the old.
+
+    For a long-lived checker between checks (the worker behind the app and `watch`): the spare waits,
+    confined, for its source; it dies with this process. A run with other arguments forks afresh.
+    """
+    discard_spare()
+    prepare_parent()
+    reap_finished()
+    global _spare
+    listed = list(calls)
+    forget_list = _forget_list(forget, function, listed)
+    starts = _split(listed, max(1, parts)) if listed else [0]
+    bounds = list(zip(starts, starts[1:] + [len(listed)]))
+    children = []
     try:
-        run.collect(pid, res_r, out_r, t0)
+        for a, b in bounds:
+            children.append(_fork_child(function, listed[a:b], a, limits, preload, forget_list,
+                                        keeper_s=_KEEPER_S + SPARE_MAX_AGE_S))
     finally:
-        t_kill = time.perf_counter()
-        root = os.geteuid() == 0
-        run.end.notes += kill_tree(pid, sandbox_uid(pid) if root else None, run.user_ns, run.init_fd,
-                                  run.init_pid)
-        if run.init_fd is not None:
-            os.close(run.init_fd)
-        if run.end.terminal is None and run.end.reason is None:
-            # The ending is told by the exit status, and the child has already exited.
-            run.end.status, run.end.cpu_s = _reap(pid)
-        else:
-            _unreaped.add(pid)  # dying of SIGKILL; reaped by the next run or reap_finished()
-        os.close(res_r)
-        os.close(out_r)
-        run.timings["cleanup_ms"] = (time.perf_counter() - t_kill) * 1e3
-    elapsed = (time.perf_counter() - t0) * 1e3
-    run.timings["total_ms"] = elapsed
-    out = bytes(run.stdout)
-    run.end.output = out
-    error = classify(run.end, limits, filename)
-    return RunResult(ok=error is None, error=error, signature=run.signature, results=run.results,
-                     stdout=visible(out.decode("utf-8", errors="replace")),
-                     stdout_truncated=run.out_total > len(out), elapsed_ms=elapsed,
-                     notes=run.end.notes, timings=run.timings)
+        _spare = _Spare(children, function, calls, listed, limits, preload, forget)
+
+
+def spare_age() -> float | None:
+    """Seconds since the spare was forked (None when there is none)."""
+    return None if _spare is None else time.monotonic() - _spare.forked_at
+
+
+def discard_spare() -> None:
+    """End the spare children, if any (each exits on an empty request; whatever it started is killed)."""
+    global _spare
+    spare, _spare = _spare, None
+    if spare is None:
+        return
+    t0 = time.perf_counter()
+    runs = [_Run(c.calls, Limits(wall_s=2.0), t0, c.req_w, c.offset, _Shared(), b"") for c in spare.children]
+    try:
+        _collect(spare.children, runs, t0, 2.0)
+    finally:
+        for child, run in zip(spare.children, runs):
+            _end(child, run)
+
+
+def _take_spare(function, calls, limits, preload, forget) -> list[_Child] | None:
+    global _spare
+    spare = _spare
+    if spare is None:
+        return None
+    if not spare.serves(function, calls, limits, preload, forget) or spare_age() > SPARE_MAX_AGE_S \
+            or not all(_alive(c.pid) for c in spare.children):
+        discard_spare()
+        return None
+    _spare = None
+    return spare.children
+
+
+def _alive(pid: int) -> bool:
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return info is None
+
+
+class _Shared:
+    """What the runs of one check count together: the output printed and the result bytes sent."""
+
+    def __init__(self) -> None:
+        self.printed = 0
+        self.blob = 0
+
+
+def _settled(runs: list["_Run"]) -> bool:
+    """Whether nothing more can change the outcome: every run ended, or the earliest that did not
+    report all its calls has ended (a single child would never have reached the runs after it)."""
+    for run in runs:
+        if not run.done:
+            return False
+        if not run.finished_all():
+            return True
+    return True
+
+
+def _collect(children: list[_Child], runs: list["_Run"], t0: float, wall_s: float, on_result=None) -> None:
+    """Send each child its request, and read every child's pipes until each has sent a final frame,
+    exited or passed a limit (or until an earlier slice ended early, which settles the run), or until
+    the deadline."""
+    pidfds = []
+    try:
+        poller = select.poll()
+        where: dict[int, tuple[_Run, str]] = {}
+        for child, run in zip(children, runs):
+            run.on_result = on_result
+            for fd in (child.res_r, child.out_r) + ((run.req_fd,) if run.req_fd is not None else ()):
+                os.set_blocking(fd, False)
+            pidfd = os.pidfd_open(child.pid)
+            pidfds.append(pidfd)
+            run.fds = (child.res_r, child.out_r)
+            for fd, role in ((child.res_r, "res"), (child.out_r, "out"), (pidfd, "pid")):
+                poller.register(fd, select.POLLIN)
+                where[fd] = (run, role)
+            if run.req_fd is not None:
+                where[run.req_fd] = (run, "req")
+                poller.register(run.req_fd, select.POLLOUT)
+                run.send_request(poller)
+        deadline = t0 + wall_s
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                for run in runs:
+                    if not run.done:
+                        run.end.reason = "timeout"
+                        run.done = True
+                return
+            for fd, _ in poller.poll(math.ceil(left * 1000)):
+                run, role = where.get(fd, (None, ""))
+                if run is None or run.done:
+                    continue
+                if role == "pid":
+                    run.exited = True
+                elif role == "req":
+                    run.send_request(poller)
+                elif not run.drain(fd, role == "res"):
+                    poller.unregister(fd)
+                    del where[fd]
+            for run in runs:
+                if not run.done and (run.end.reason or run.end.terminal or run.exited):
+                    # Whatever is already in the pipes belongs to this run; nothing more is awaited.
+                    run.drain(run.fds[0], True)
+                    run.drain(run.fds[1], False)
+                    run.done = True
+                    run.timings["to_result_ms"] = (time.perf_counter() - t0) * 1e3
+            if _settled(runs):
+                for run in runs:
+                    if not run.done:  # after a slice that ended early: never reached by a single child
+                        run.end.reason = "dropped"
+                        run.done = True
+                break
+    finally:
+        for fd in pidfds:
+            os.close(fd)
 
 
 #: Never forgotten: the sandbox runs in the child until the end.
@@ -229,14 +503,20 @@ def _reap(pid: int) -> tuple[int | None, float]:
 
 
 class _Run:
-    """The parent's state while one child runs."""
+    """The parent's state while one child runs its slice of the calls (from `offset` on)."""
 
-    def __init__(self, calls: list[Call], limits: Limits, t0: float) -> None:
+    def __init__(self, calls: list[Call], limits: Limits, t0: float, req_fd: int | None = None, offset: int = 0,
+                 shared: "_Shared | None" = None, request: bytes = b"") -> None:
         self.t0 = t0
+        self.on_result = None
+        self.req_fd = req_fd  # the child's stdin, until the request is whole
+        self.request = request  # what is still to be sent on it
         self.calls = calls
+        self.offset = offset
         self.limits = limits
-        self.reader = FrameReader(limits.max_result_bytes)
-        self.end = Ending()
+        self.shared = shared if shared is not None else _Shared()
+        self.reader = FrameReader(limits.max_result_bytes, self.shared)
+        self.end = Ending(calls_done=offset)
         self.signature: list[dict] | None = None
         self.results: list[CallResult] = []
         self.stdout = bytearray()
@@ -245,38 +525,32 @@ class _Run:
         self.init_fd: int | None = None
         self.init_pid: int | None = None
         self.timings: dict[str, float] = {}
+        self.warnings: list[str] = []  # a later slice's warnings, printed only if no earlier slice did
+        self.exited = False
+        self.done = False
+        self.fds: tuple[int, int] = (-1, -1)
 
-    def collect(self, pid: int, res_r: int, out_r: int, t0: float) -> None:
-        """Read both pipes until a final frame, the child's exit, a limit, or the deadline."""
-        for fd in (res_r, out_r):
-            os.set_blocking(fd, False)
-        pidfd = os.pidfd_open(pid)
+    def finished_all(self) -> bool:
+        """Ended with every call of its slice reported."""
+        return (self.done and self.end.reason is None and self.end.terminal is not None
+                and self.end.terminal.get("type") == "done")
+
+    def send_request(self, poller) -> None:
+        """Write what the pipe takes of the request; once all is written (or the child stopped
+        reading), close the pipe: end of file tells the child the request is whole."""
+        req_w = self.req_fd
         try:
-            poller = select.poll()
-            for fd in (res_r, out_r, pidfd):
-                poller.register(fd, select.POLLIN)
-            deadline = t0 + self.limits.wall_s
-            exited = False
-            while True:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    self.end.reason = "timeout"
-                    return
-                for fd, _ in poller.poll(math.ceil(left * 1000)):
-                    if fd == pidfd:
-                        exited = True
-                    elif not self._drain(fd, fd == res_r):
-                        poller.unregister(fd)
-                if self.end.reason or self.end.terminal or exited:
-                    # Whatever is already in the pipes belongs to this run; nothing more is awaited.
-                    self._drain(res_r, True)
-                    self._drain(out_r, False)
-                    break
-            self.timings["to_result_ms"] = (time.perf_counter() - t0) * 1e3
-        finally:
-            os.close(pidfd)
+            while self.request:
+                self.request = self.request[os.write(req_w, self.request):]
+        except BlockingIOError:
+            return
+        except OSError:  # the child is gone or closed its stdin: its ending tells the rest
+            self.request = b""
+        poller.unregister(req_w)
+        os.close(req_w)
+        self.req_fd = None
 
-    def _drain(self, fd: int, is_result: bool) -> bool:
+    def drain(self, fd: int, is_result: bool) -> bool:
         """Read what is available; False once the pipe is closed."""
         while not self.end.reason and not (is_result and self.end.terminal):
             try:
@@ -297,10 +571,11 @@ class _Run:
 
     def _on_output(self, data: bytes) -> None:
         self.out_total += len(data)
+        self.shared.printed += len(data)
         room = self.limits.output_bytes - len(self.stdout)
         if room > 0:
             self.stdout += data[:room]
-        if self.out_total > self.limits.output_kill_bytes:
+        if self.shared.printed > self.limits.output_kill_bytes:
             self.end.reason = "output"
 
     def _on_result_bytes(self, data: bytes) -> None:
@@ -344,10 +619,13 @@ class _Run:
             self.end.loaded = True
             self.signature = _signature(h.get("params"))
             self._timing("load_ms", h.get("load_ms"))
+        elif kind == "warning":
+            if isinstance(h.get("text"), str) and len(self.warnings) < 100:
+                self.warnings.append(visible(h["text"][:2000]))
         elif kind == "call" and self.end.loaded:
             self._on_call(h, blob)
         elif kind == "done" and self.end.loaded:
-            if self.end.calls_done != len(self.calls):
+            if self.end.calls_done != self.offset + len(self.calls):
                 raise FrameError("done before every call was reported")
             self._timing("calls_ms", h.get("calls_ms"))
             self.end.terminal = h
@@ -360,14 +638,15 @@ class _Run:
 
     def _on_call(self, h: dict, blob: bytes) -> None:
         index = self.end.calls_done
-        if h.get("index") != index or index >= len(self.calls):
+        if h.get("index") != index or index - self.offset >= len(self.calls):
             raise FrameError("call results out of order")
+        call = self.calls[index - self.offset]
         if h.get("ok") is True:
             grads_in = h.get("grads")
             if not isinstance(grads_in, dict):
                 raise FrameError("malformed grads")
             grads = {}
-            for name in self.calls[index].grad_wrt:
+            for name in call.grad_wrt:
                 g = decode_value(grads_in.get(name, {"t": "none"}), blob)
                 if g is not None and not hasattr(g, "origin"):
                     raise FrameError("a gradient that is not an array")
@@ -375,7 +654,7 @@ class _Run:
             grad_error = h.get("grad_error")
             result = CallResult(index, True, decode_value(h.get("value"), blob), grads,
                                 None if grad_error is None else str(grad_error)[:500])
-        elif h.get("ok") is False and self.calls[index].expect_error:
+        elif h.get("ok") is False and call.expect_error:
             e = h.get("error") if isinstance(h.get("error"), dict) else {}
             line = e.get("line")
             result = CallResult(index, False, error=CallError(
@@ -385,6 +664,8 @@ class _Run:
             raise FrameError("malformed call result")
         self.results.append(result)
         self.end.calls_done += 1
+        if self.on_result is not None:
+            self.on_result(result)
 
 
 def _signature(params) -> list[dict] | None:
