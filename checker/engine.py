@@ -345,23 +345,52 @@ def _nonfinite(got: dict, exp: Expected) -> Mismatch | None:
 # ---- shrinking ------------------------------------------------------------------------------------
 
 def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source, run, kwargs) -> Failure:
-    """Greedy shrinking of a failing random example: try the spec's simpler variants in one sandbox run,
-    keep the smallest that still fails the same check, repeat a few rounds."""
+    """Greedy shrinking of a failing random example: try the spec's simpler variants, keep the smallest
+    that still fails the same check, repeat a few rounds.
+
+    Two rounds share one sandbox run: with a round's candidates go the next round's candidates of each
+    of them, and only those of the one the greedy step picks are judged. The outcome is the one-run-per-
+    round outcome; where the run ended before every call was reported, the next round runs on its own."""
     best = fail
-    for _ in range(SHRINK_ROUNDS):
-        candidates = [c for c in spec.shrink(best.example) if check.applies(c) and c.size() < best.example.size()]
-        if not candidates:
+    rounds = 0
+    while rounds < SHRINK_ROUNDS:
+        first = _simpler(spec, check, best.example)
+        if not first:
             break
-        calls = [spec.to_call(c, framework) for c in candidates]
-        result = run(source, spec.function, calls, **kwargs)
+        second = [_simpler(spec, check, c) for c in first] if rounds + 1 < SHRINK_ROUNDS else [[] for _ in first]
+        batch = first + [c for group in second for c in group]
+        result = run(source, spec.function, [spec.to_call(c, framework) for c in batch], **kwargs)
         results = {r.index: r for r in result.results}
-        expected = {i: _reference_of(spec, framework, c) for i, c in enumerate(candidates)}
-        _, failures = evaluate(spec, framework, candidates, results, expected)
-        still = failures.get(check.id, [])
-        if not still:
+        rounds += 1
+        picked = _smallest_failing(spec, framework, check, first, 0, results)
+        if picked is None:
             break
-        best = min(still, key=lambda f: f.example.size())
+        best = picked
+        k = next((j for j, c in enumerate(first) if c is best.example), None)
+        if k is None or not second[k] or rounds >= SHRINK_ROUNDS:
+            continue
+        start = len(first) + sum(len(g) for g in second[:k])
+        if all(i in results for i in range(start, start + len(second[k]))):
+            picked = _smallest_failing(spec, framework, check, second[k], start, results)
+            rounds += 1
+            if picked is None:
+                break
+            best = picked
     return best
+
+
+def _simpler(spec: DrillSpec, check: Check, ex: Example) -> list[Example]:
+    return [c for c in spec.shrink(ex) if check.applies(c) and c.size() < ex.size()]
+
+
+def _smallest_failing(spec, framework, check, candidates, start, results) -> Failure | None:
+    """The smallest of `candidates` (run as calls `start`, `start + 1`, ...) that still fails `check`."""
+    mine = {i - start: r for i, r in results.items() if start <= i < start + len(candidates)}
+    mine = {i: replace(r, index=i) for i, r in mine.items()}
+    expected = {i: _reference_of(spec, framework, c) for i, c in enumerate(candidates)}
+    _, failures = evaluate(spec, framework, candidates, mine, expected)
+    still = failures.get(check.id, [])
+    return min(still, key=lambda f: f.example.size()) if still else None
 
 
 _REFERENCES: dict = {}  # (drill, framework, example content) -> Expected, for the shrinking candidates
