@@ -65,17 +65,24 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     spec = spec_for(d.base or d.id)
     examples = list(examples_for(spec.drill_id, framework, seed))
     calls = _calls_for(spec.drill_id, framework, seed)
+    distinct, owners = _distinct_calls_for(spec.drill_id, framework, seed)
     kwargs = {"filename": filename}
     if limits is not None:
         kwargs["limits"] = limits
     expected = dict(enumerate(expected_for(spec.drill_id, framework, seed)))
     ev = Evaluation(spec, framework, examples, expected, plan=_plan_for(spec.drill_id, framework, seed))
+
+    def judge(r) -> None:
+        for i in owners[r.index]:
+            ev.add(replace(r, index=i))
+
     if runner is None:  # the sandbox: results are judged as they arrive, while the answer runs on
-        result = run(source, spec.function, calls, on_result=ev.add, **kwargs)
-        _last_run = (spec.function, calls, kwargs.get("limits"), result.timings.get("calls_total_ms", 0.0),
-                     ev.busy_ms)
+        result = run(source, spec.function, distinct, on_result=judge, **kwargs)
+        _last_run = (spec.function, distinct, kwargs.get("limits"), result.timings.get("calls_total_ms", 0.0),
+                     ev.busy_ms, result.call_ms)
     else:
-        result = run(source, spec.function, calls, **kwargs)
+        result = run(source, spec.function, distinct, **kwargs)
+    result = _per_example(result, owners)
     report = Report(drill=drill_id, framework=framework, passed=False, notes=list(result.notes),
                     stdout=result.stdout)
 
@@ -120,7 +127,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     return report
 
 
-_last_run = None  # (function, calls, limits, the answer's ms, judging ms) of the latest check's first run
+_last_run = None  # (function, calls, limits, the answer's ms, judging ms, ms per call) of the latest check's first run
 #: At most how many children a kept-warm check runs its examples in, side by side (each a slice of
 #: them; the verdict is the one a single child gives). Two where there are two cores or more.
 SPARE_PARTS = 2 if (os.cpu_count() or 1) >= 2 else 1
@@ -143,9 +150,9 @@ def keep_warm() -> None:
 
     if _last_run is None:
         return
-    function, calls, limits, answer_ms, judging_ms = _last_run
+    function, calls, limits, answer_ms, judging_ms, call_ms = _last_run
     fork_spare(function, calls, limits=limits if limits is not None else Limits(),
-               parts=_parts_for(answer_ms, judging_ms))
+               parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None)
 
 
 # ---- evaluation ------------------------------------------------------------------------------------
@@ -158,6 +165,62 @@ def _calls_for(drill_id: str, framework: str, seed: int) -> list:
 
     spec = spec_for(drill_id)
     return [spec.to_call(ex, framework) for ex in examples_for(drill_id, framework, seed)]
+
+
+@lru_cache(maxsize=64)
+def _distinct_calls_for(drill_id: str, framework: str, seed: int) -> tuple[list, tuple]:
+    """The seed's calls with each repeated one made once (drawn examples repeat edge cases and each
+    other): (distinct calls, for each the indices of the examples it stands for, in order)."""
+    distinct, owners, seen = [], [], {}
+    for i, call in enumerate(_calls_for(drill_id, framework, seed)):
+        key = _call_key(call)
+        j = seen.get(key) if key is not None else None
+        if j is None:
+            if key is not None:
+                seen[key] = len(distinct)
+            distinct.append(call)
+            owners.append([i])
+        else:
+            owners[j].append(i)
+    return distinct, tuple(tuple(o) for o in owners)
+
+
+def _call_key(call):
+    """What makes two calls the same call (inputs by dtype, shape and bytes; scalars by type and repr),
+    or None for a call holding anything else (never merged)."""
+    import torch
+
+    def key(v):
+        if isinstance(v, torch.Tensor):
+            return ("tensor", str(v.dtype), tuple(v.shape), v.detach().numpy().tobytes())
+        if isinstance(v, np.ndarray):
+            return ("array", v.dtype.str, v.shape, v.tobytes())
+        if v is None or type(v) in (bool, int, float, str):
+            return ("scalar", type(v).__name__, repr(v))
+        if isinstance(v, (tuple, list)):
+            return (type(v).__name__, tuple(key(x) for x in v))
+        if isinstance(v, dict):
+            return ("dict", tuple((k, key(x)) for k, x in sorted(v.items())))
+        raise TypeError
+
+    try:
+        return (key(call.args), key(call.kwargs), call.grad_of, tuple(call.grad_wrt), call.expect_error)
+    except TypeError:
+        return None
+
+
+def _per_example(result, owners):
+    """The run of the distinct calls as a run of every example's call: each result given to every
+    example it stands for, cut where a run of all the calls would have stopped (before the example of
+    the call that failed), and the failing call named by its first example."""
+    err = result.error
+    stop = owners[err.call_index][0] if err is not None and err.call_index is not None \
+        and 0 <= err.call_index < len(owners) else None
+    results = sorted((replace(r, index=i) for r in result.results for i in owners[r.index]
+                      if stop is None or i < stop), key=lambda r: r.index)
+    if stop is not None:
+        err = replace(err, call_index=stop)
+    return replace(result, results=results, error=err)
 
 
 @dataclass

@@ -151,3 +151,4 @@ class RunResult:
     elapsed_ms: float
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    call_ms: list[float] = field(default_factory=list)  # how long each reported call took, as the child says

@@ -112,7 +112,8 @@ def _merge(runs: list["_Run"], limits: Limits, filename: str, elapsed: float, sp
     return RunResult(ok=error is None, error=error, signature=first.signature,
                      results=[res for r in kept for res in r.results],
                      stdout=visible(kept_out.decode("utf-8", errors="replace")),
-                     stdout_truncated=printed > len(kept_out), elapsed_ms=elapsed, notes=notes, timings=timings)
+                     stdout_truncated=printed > len(kept_out), elapsed_ms=elapsed, notes=notes, timings=timings,
+                     call_ms=[ms for r in kept for ms in r.call_ms])
 
 
 #: How much longer than the wall-clock limit a run's pid-namespace keeper lives (ordinary users):
@@ -196,9 +197,10 @@ def _end(child: _Child, run: "_Run") -> None:
 _spare: _Spare | None = None
 
 
-def _split(calls: list, parts: int) -> list[int]:
-    """Where to cut `calls` into `parts` consecutive slices of about equal work (by the elements of
-    their array arguments, plus a fixed cost per call): the start of each slice."""
+def _split(calls: list, parts: int, weights: list[float] | None = None) -> list[int]:
+    """Where to cut `calls` into `parts` consecutive slices of about equal work: the start of each
+    slice. The work of a call is its weight where `weights` gives one per call (what each took last
+    time), else estimated from the elements of its array arguments plus a fixed cost per call."""
     def cost(value) -> float:
         if isinstance(value, (tuple, list)):
             return sum(cost(v) for v in value)
@@ -209,7 +211,10 @@ def _split(calls: list, parts: int) -> list[int]:
         n = numel() if callable(numel) else size if isinstance(size, int) else 0
         return n / 256.0
 
-    costs = [1.0 + cost(c.args) + cost(c.kwargs) for c in calls]
+    if weights is not None and len(weights) == len(calls) and sum(weights) > 0:
+        costs = [max(0.0, float(w)) for w in weights]
+    else:
+        costs = [1.0 + cost(c.args) + cost(c.kwargs) for c in calls]
     total = sum(costs)
     starts, acc, k = [0], 0.0, 1
     for i, c in enumerate(costs):
@@ -221,12 +226,13 @@ def _split(calls: list, parts: int) -> list[int]:
 
 
 def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), preload: tuple = (),
-               forget: tuple | None = None, parts: int = 1) -> None:
+               forget: tuple | None = None, parts: int = 1, weights: list[float] | None = None) -> None:
     """Fork and confine, ahead of time, the children of the next `run_candidate` with these arguments
     (the same `calls` list object, unchanged), so that run costs only the answer's own work: no fork,
     no confinement, nothing to forget on the way. With `parts` > 1, each of that many children runs a
     consecutive slice of the calls, at the same time (the result is the one a single child gives;
-    see `_merge`). One spare at a time; a new one replaces the old.
+    see `_merge`), cut so that the slices take about as long (`weights`: what each call took last
+    time, as `RunResult.call_ms` says). One spare at a time; a new one replaces the old.
 
     For a long-lived checker between checks (the worker behind the app and `watch`): the spare waits,
     confined, for its source; it dies with this process. A run with other arguments forks afresh.
@@ -237,7 +243,7 @@ def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), p
     global _spare
     listed = list(calls)
     forget_list = _forget_list(forget, function, listed)
-    starts = _split(listed, max(1, parts)) if listed else [0]
+    starts = _split(listed, max(1, parts), weights) if listed else [0]
     bounds = list(zip(starts, starts[1:] + [len(listed)]))
     children = []
     try:
@@ -320,10 +326,16 @@ def _collect(children: list[_Child], runs: list["_Run"], t0: float, wall_s: floa
             run.on_result = on_result
             for fd in (child.res_r, child.out_r) + ((run.req_fd,) if run.req_fd is not None else ()):
                 os.set_blocking(fd, False)
-            pidfd = os.pidfd_open(child.pid)
-            pidfds.append(pidfd)
             run.fds = (child.res_r, child.out_r)
-            for fd, role in ((child.res_r, "res"), (child.out_r, "out"), (pidfd, "pid")):
+            watched = [(child.res_r, "res"), (child.out_r, "out")]
+            try:
+                pidfd = os.pidfd_open(child.pid)
+            except ProcessLookupError:  # already gone: its pipes tell the rest
+                run.exited = True
+            else:
+                pidfds.append(pidfd)
+                watched.append((pidfd, "pid"))
+            for fd, role in watched:
                 poller.register(fd, select.POLLIN)
                 where[fd] = (run, role)
             if run.req_fd is not None:
@@ -483,6 +495,9 @@ def _uid_of(pid: int) -> int | None:
 
 
 def _is_sandbox_process(pid: int, uid: int | None) -> bool:
+    """A process of a finished run (one waiting as a spare is not: it is reaped when it is ended)."""
+    if _spare is not None and any(c.pid == pid for c in _spare.children):
+        return False
     if pid in _unreaped:
         return True
     if uid is not None and SANDBOX_UID_BASE <= uid < SANDBOX_UID_BASE + (1 << 22):
@@ -525,6 +540,7 @@ class _Run:
         self.init_fd: int | None = None
         self.init_pid: int | None = None
         self.timings: dict[str, float] = {}
+        self.call_ms: list[float] = []  # per reported call, as the child measured it (for splitting only)
         self.warnings: list[str] = []  # a later slice's warnings, printed only if no earlier slice did
         self.exited = False
         self.done = False
@@ -662,6 +678,8 @@ class _Run:
                 line if type(line) is int else None))
         else:
             raise FrameError("malformed call result")
+        ms = h.get("ms")
+        self.call_ms.append(float(ms) if type(ms) in (int, float) and 0 <= ms < 1e9 else 0.0)
         self.results.append(result)
         self.end.calls_done += 1
         if self.on_result is not None:
