@@ -85,3 +85,43 @@ def test_a_worker_dying_mid_check_is_reported_and_replaced():
         assert report.passed and c._proc.pid != pid
     finally:
         c.close()
+
+
+def test_the_worker_reads_requests_line_by_line_and_idles_between_them(monkeypatch):
+    """The worker's request loop: whole lines as they come (split across writes or several in one), and
+    its idle call (which refreshes the spare sandbox child) whenever no line came for a while."""
+    import threading
+    import time
+
+    import checker.service as service
+
+    monkeypatch.setattr(service, "SPARE_REFRESH_S", 0.05)
+    r, w = os.pipe()
+    idles = []
+    with os.fdopen(r, "r") as inp:
+        def feed():
+            os.write(w, b'{"a": 1}\n{"b"')
+            time.sleep(0.3)
+            os.write(w, b': 2}\n')
+            os.close(w)
+
+        thread = threading.Thread(target=feed)
+        thread.start()
+        lines = list(service._lines(inp, idle=lambda: idles.append(1)))
+        thread.join()
+    assert lines == ['{"a": 1}\n', '{"b": 2}\n'] and len(idles) >= 2
+
+
+def test_an_idle_worker_replaces_its_spare_once_it_is_old(monkeypatch):
+    import checker.service as service
+    from checker import sandbox
+
+    calls = []
+    monkeypatch.setattr("checker.engine.keep_warm", lambda: calls.append("forked"))
+    monkeypatch.setattr(sandbox, "spare_age", lambda: service.SPARE_REFRESH_S + 1)
+    service._refresh_spare()
+    monkeypatch.setattr(sandbox, "spare_age", lambda: 1.0)
+    service._refresh_spare()
+    monkeypatch.setattr(sandbox, "spare_age", lambda: None)  # no spare: nothing was checked yet
+    service._refresh_spare()
+    assert calls == ["forked"]

@@ -186,3 +186,16 @@ print(json.dumps(out))
     both, late = out["warns in both slices"], out["warns only in the later slice"]
     assert both[0] == both[1] and both[0].count("UserWarning: slow path") == 1 and both[2] == 2.0
     assert late[0] == late[1] and late[0].count("UserWarning: late") == 1
+
+
+def test_asking_again_for_the_same_young_spare_keeps_it(monkeypatch):
+    fork_spare("answer", CALLS, limits=LIMITS, parts=2)
+    pids = [c.pid for c in runner._spare.children]
+    fork_spare("answer", CALLS, limits=LIMITS, parts=2)
+    assert [c.pid for c in runner._spare.children] == pids
+    fork_spare("answer", CALLS, limits=LIMITS, parts=1)  # other slices: made afresh
+    assert len(runner._spare.children) == 1 and runner._spare.children[0].pid not in pids
+    pids = [c.pid for c in runner._spare.children]
+    monkeypatch.setattr(runner, "SPARE_MAX_AGE_S", 0.0)  # old by now: made afresh
+    fork_spare("answer", CALLS, limits=LIMITS, parts=1)
+    assert [c.pid for c in runner._spare.children] != pids

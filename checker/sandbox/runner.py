@@ -232,18 +232,23 @@ def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), p
     no confinement, nothing to forget on the way. With `parts` > 1, each of that many children runs a
     consecutive slice of the calls, at the same time (the result is the one a single child gives;
     see `_merge`), cut so that the slices take about as long (`weights`: what each call took last
-    time, as `RunResult.call_ms` says). One spare at a time; a new one replaces the old.
+    time, as `RunResult.call_ms` says). One spare at a time; a new one replaces the old, unless the old
+    one was made for the same arguments less than `SPARE_MAX_AGE_S / 2` ago.
 
     For a long-lived checker between checks (the worker behind the app and `watch`): the spare waits,
     confined, for its source; it dies with this process. A run with other arguments forks afresh.
     """
+    global _spare
+    listed = list(calls)
+    starts = _split(listed, max(1, parts), weights) if listed else [0]
+    if _spare is not None and _spare.serves(function, calls, limits, preload, forget) \
+            and len(_spare.children) == len(starts) and spare_age() < SPARE_MAX_AGE_S / 2 \
+            and all(_alive(c.pid) for c in _spare.children):
+        return  # the spare already there is the one asked for, and young
     discard_spare()
     prepare_parent()
     reap_finished()
-    global _spare
-    listed = list(calls)
     forget_list = _forget_list(forget, function, listed)
-    starts = _split(listed, max(1, parts), weights) if listed else [0]
     bounds = list(zip(starts, starts[1:] + [len(listed)]))
     children = []
     try:
