@@ -995,3 +995,19 @@ def test_common_mistakes_are_strict(toy):
 def test_empty_yaml_is_a_content_error(toy):
     (toy / "toy/mistakes/toy-triple/mistake.yaml").write_text("")
     assert str(broken(toy)) == "drills/toy/mistakes/toy-triple/mistake.yaml: the file must be a YAML mapping of keys to values"
+
+
+# Code the user reads (a starter, the model answer shown after a drill) follows the same rule; "seed"
+# alone is a word code uses (torch.manual_seed), so only a numbered source document is looked for.
+CODE_POINTS_AT_A_DOCUMENT = re.compile(
+    r"seed \d{3}|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|课程|教程|速记表", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("drill_id", [d.id for d in load_drills()])
+def test_starters_and_model_answers_stand_on_their_own(drill_id):
+    drill = get_drill(drill_id)
+    bad = []
+    for fw in drill.frameworks:
+        for where, text in (("starter", drill.starter(fw)), ("model answer", drill.solution(fw))):
+            bad += [f"{where} ({fw}): {m.group(0)!r}" for m in CODE_POINTS_AT_A_DOCUMENT.finditer(text or "")]
+    assert not bad, f"{drill_id} points at documents the user does not have: {bad}"

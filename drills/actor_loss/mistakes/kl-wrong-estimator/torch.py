@@ -1,4 +1,4 @@
-"""The RLHF actor loss (seed 003, Step 4): PPO's clipped objective over response tokens."""
+"""The RLHF actor loss: PPO's clipped objective over response tokens."""
 import math
 
 import torch
