@@ -8,7 +8,8 @@ idles), so checking that drill again skips fork and confinement. The client's
 module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
-"seed"}`; reply `{"id", "ok": true, "report": Report.to_json()}`, or `{"id", "ok": false, "usage": msg}`
+"seed"}`, or `{"op": "prepare", "drill", "framework", "seed"}` (a drill was opened: fork its check's
+sandbox child now; no reply); reply `{"id", "ok": true, "report": Report.to_json()}`, or `{"id", "ok": false, "usage": msg}`
 when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
 abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
 `{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
@@ -96,6 +97,20 @@ class CheckerClient:
         self.close()
 
     # ---- checks -------------------------------------------------------------------------------
+    def prepare(self, drill: str, framework: str, seed: int = 0) -> None:
+        """Tell the worker a check of `drill` in `framework` is coming (a drill was opened): it forks
+        that check's sandbox child ahead of time. No reply; nothing happens if the worker is not running."""
+        message = json.dumps({"op": "prepare", "drill": drill, "framework": framework, "seed": seed})
+        with self._lock:
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                return
+            try:
+                proc.stdin.write(message + "\n")
+                proc.stdin.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+
     def check(self, source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
               timeout: float = 120.0):
         """Check `source`; returns a `checker.report.Report`. Raises `checker.cli.UsageError` when the
@@ -233,6 +248,9 @@ def serve(stdin=None, stdout=None) -> int:
             req = json.loads(line)
         except json.JSONDecodeError:
             continue
+        if req.get("op") == "prepare":  # no reply: the spare for a drill that just opened
+            _prepare(req)
+            continue
         reply = {"id": req.get("id")}
         try:
             _checking = True
@@ -264,6 +282,16 @@ def _keep_warm(keep_warm) -> None:
         keep_warm()
     except Exception as exc:  # noqa: BLE001 - a spare is an optimisation: the next check forks afresh
         print(f"checker worker: could not fork a spare sandbox child: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+
+
+def _prepare(req: dict) -> None:
+    from checker.engine import prepare
+
+    try:
+        prepare(str(req.get("drill")), str(req.get("framework")), int(req.get("seed") or 0))
+    except Exception as exc:  # noqa: BLE001 - an unknown drill or a failed fork: the check forks afresh
+        print(f"checker worker: could not prepare {req.get('drill')!r}: {type(exc).__name__}: {exc}",
               file=sys.stderr)
 
 

@@ -178,3 +178,25 @@ def test_a_kept_warm_check_of_an_answer_that_fails_midway_reports_what_a_fresh_o
         discard_spare()
     fresh.pop("elapsed_ms"), warm.pop("elapsed_ms")
     assert warm == fresh and not fresh["passed"] and "third call" in fresh["error"]["message"]
+
+
+def test_preparing_a_drill_readies_its_first_check():
+    """What the app asks for when a drill opens: the spare child for that drill's check, used by it."""
+    import checker.engine as engine
+    import checker.sandbox.runner as runner
+    from checker.sandbox import discard_spare
+
+    try:
+        engine.prepare("gae", "numpy")
+        distinct, _ = engine._distinct_calls_for("gae", "numpy", 0)
+        assert runner._spare is not None and runner._spare.calls_given is distinct
+        assert check(get_drill("gae").solution("numpy"), "gae", "numpy").passed
+        assert runner._spare is None  # the check took it
+        from drills import load_drills
+
+        test_drill = next(d for d in load_drills() if d.is_test)
+        engine.prepare(test_drill.id, test_drill.frameworks[0])  # graded otherwise: left alone
+        engine.prepare("gae", "no-such-framework")
+        assert runner._spare is None
+    finally:
+        discard_spare()

@@ -125,3 +125,9 @@ def test_an_idle_worker_replaces_its_spare_once_it_is_old(monkeypatch):
     monkeypatch.setattr(sandbox, "spare_age", lambda: None)  # no spare: nothing was checked yet
     service._refresh_spare()
     assert calls == ["forked"]
+
+
+def test_a_prepare_request_gets_no_reply_and_the_worker_serves_on(client):
+    client.prepare("gae", "numpy")
+    client.prepare("no-such-drill", "numpy")  # logged by the worker, nothing else
+    assert client.check(get_drill("gae").solution("numpy"), drill="gae").passed

@@ -143,6 +143,12 @@ class WorkspaceScreen(CheckRunner, Screen):
         self._baseline = text if restored else self.drill.starter(framework)
         self.editor.load_text(self._baseline)
         self._show_framework(saved=restored)
+        try:  # the checker readies this drill's first check while the user writes
+            prepare = getattr(self.app.checker_client(), "prepare", None)
+            if prepare is not None:
+                prepare(self.drill.id, framework)
+        except Exception:  # noqa: BLE001 - a checker that cannot start says so at the first check
+            pass
 
     def _show_framework(self, saved: bool = False) -> None:
         others = len(self.drill.frameworks) > 1
