@@ -41,6 +41,45 @@ WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", 
 BASELINE_SOURCE = "def ppo_policy_loss(\n"
 
 
+#: Drills whose warm check gets its own figure: what the answer itself costs, and why.
+OWN_FIGURE = {"ppo_update": "each of its 20 examples is a whole update loop (epochs x minibatches of "
+                            "optimiser steps)"}
+
+
+def answer_own_ms(drill_id: str, framework: str, runs: int = 5) -> float:
+    """The model answer over the check's calls in this process, with no sandbox: the floor of a warm check."""
+    import copy
+    import types
+
+    from checker.engine import _distinct_calls_for
+    from checker.specs import spec_for
+    from drills import get_drill
+
+    d = get_drill(drill_id)
+    spec = spec_for(d.base or d.id)
+    module = types.ModuleType("model_answer")
+    exec(compile(d.solution(framework), "model_answer.py", "exec"), module.__dict__)
+    fn = getattr(module, spec.function)
+    calls, _ = _distinct_calls_for(spec.drill_id, framework, 0)
+    from checker.sandbox.child import _fresh_inputs, _shared_ids, _signature
+
+    names = _signature(fn)[1]
+    times = []
+    for _ in range(runs):
+        fresh = copy.deepcopy(calls)
+        t = time.perf_counter()
+        shared = _shared_ids(fresh)
+        for call in fresh:
+            args, kwargs, _ = _fresh_inputs(call, names, shared)  # as the sandbox hands them over
+            try:
+                fn(*args, **kwargs)
+            except Exception:
+                if not call.expect_error:  # only the contract probes raise
+                    raise
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
 def p95(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
@@ -105,6 +144,7 @@ def main() -> int:
     print(f"baseline: warm sandboxed run that stops at once median {warm_base_med:5.1f} ms   p95 {p95(warm_base):5.1f} ms")
     print()
     worst = {"right": 0.0, "wrong": 0.0}
+    medians: dict = {}
     cold_ratio = 0.0
     print(header)
     for drill_id, fw, kind, path in cases:
@@ -118,12 +158,20 @@ def main() -> int:
             client.check(source, drill_id, fw)
             warm.append((time.perf_counter() - t) * 1e3)
         cm, wm = (statistics.median(cold) if cold else float("nan")), statistics.median(warm)
+        medians[(drill_id, fw, kind)] = wm
         target = 100 if kind == "right" else 250
         worst[kind] = max(worst[kind], wm)
         cold_ratio = max(cold_ratio, cm / base_med) if cold else cold_ratio
         print(f"{drill_id:<20} {fw:<6} {kind:<6} {cm:10.0f} ms {cm / base_med:6.2f}x {wm:9.0f} ms "
               f"{wm / warm_base_med:6.2f}x {p95(warm):6.0f} ms {'<' + str(target):>7}")
     client.close()
+    for drill_id in OWN_FIGURE:
+        for fw in ("numpy", "torch"):
+            if any(c[0] == drill_id and c[1] == fw for c in cases):
+                own = answer_own_ms(drill_id, fw)
+                warm = medians.get((drill_id, fw, "right"), float("nan"))
+                print(f"{drill_id} {fw}: {OWN_FIGURE[drill_id]}; the model answer's own work, in this process "
+                      f"with no sandbox, is {own:.0f} ms (median of 5), {own / warm:.0%} of its warm median")
     print()
     print(f"worst warm median: right {worst['right']:.0f} ms (target < 100), wrong {worst['wrong']:.0f} ms "
           f"(target < 250); worst cold ratio {cold_ratio:.2f}x (target <= 1.5x)")
