@@ -256,9 +256,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
             return
         for hook in REPORT_HOOKS:
             hook(report, args, source)
-        print("\033[2J\033[H" if tty else "", end="")
-        print(report.render(color=tty))
-        print(f"\nwatching {path} — save to re-check, Ctrl-C to stop", flush=True)
+        # one write, so that a reader never sees the verdict without the line that ends it
+        sys.stdout.write(("\033[2J\033[H" if tty else "") + report.render(color=tty)
+                         + f"\n\nwatching {path} — save to re-check, Ctrl-C to stop\n")
+        sys.stdout.flush()
 
     once()
     try:
