@@ -79,8 +79,8 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     if runner is None:  # the sandbox: results are judged as they arrive, while the answer runs on
         result = run(source, spec.function, distinct, on_result=judge, **kwargs)
         _last_run = (spec.function, distinct, kwargs.get("limits"), result.timings.get("calls_total_ms", 0.0),
-                     ev.busy_ms, result.call_ms)
-        _measured[(spec.drill_id, framework, seed)] = _last_run[3:]
+                     ev.busy_ms, result.call_ms, (spec.drill_id, framework))
+        _measured[(spec.drill_id, framework, seed)] = _last_run[3:6]
     else:
         result = run(source, spec.function, distinct, **kwargs)
     result = _per_example(result, owners)
@@ -128,7 +128,8 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     return report
 
 
-_last_run = None  # (function, calls, limits, the answer's ms, judging ms, ms per call) of the latest check's first run
+_last_run = None  # (function, calls, limits, the answer's ms, judging ms, ms per call, (drill, framework)) of the
+# latest check's first run
 #: At most how many children a kept-warm check runs its examples in, side by side (each a slice of
 #: them; the verdict is the one a single child gives). Two where there are two cores or more.
 SPARE_PARTS = 2 if (os.cpu_count() or 1) >= 2 else 1
@@ -157,7 +158,7 @@ def prepare(drill: str, framework: str, seed: int = 0) -> None:
     spec = spec_for(d.base or d.id)
     distinct, _ = _distinct_calls_for(spec.drill_id, framework, seed)
     answer_ms, judging_ms, call_ms = _measured.get((spec.drill_id, framework, seed), (0.0, 0.0, []))
-    _last_run = (spec.function, distinct, None, answer_ms, judging_ms, call_ms)
+    _last_run = (spec.function, distinct, None, answer_ms, judging_ms, call_ms, (spec.drill_id, framework))
     keep_warm()
 
 
@@ -171,9 +172,21 @@ def keep_warm() -> None:
 
     if _last_run is None:
         return
-    function, calls, limits, answer_ms, judging_ms, call_ms = _last_run
+    function, calls, limits, answer_ms, judging_ms, call_ms, (drill_id, framework) = _last_run
     fork_spare(function, calls, limits=limits if limits is not None else Limits(),
-               parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None)
+               parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None,
+               rehearsal=_model_answer(drill_id, framework))
+
+
+@lru_cache(maxsize=64)
+def _model_answer(drill_id: str, framework: str) -> str | None:
+    """The drill's model answer, which a spare child rehearses while it waits (None where there is none)."""
+    from drills import get_drill
+
+    try:
+        return get_drill(drill_id).solution(framework)
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 # ---- evaluation ------------------------------------------------------------------------------------

@@ -199,3 +199,105 @@ def test_asking_again_for_the_same_young_spare_keeps_it(monkeypatch):
     monkeypatch.setattr(runner, "SPARE_MAX_AGE_S", 0.0)  # old by now: made afresh
     fork_spare("answer", CALLS, limits=LIMITS, parts=1)
     assert [c.pid for c in runner._spare.children] != pids
+
+
+# What a spare may rehearse while it waits: a trusted answer that, if anything of it stayed, would show.
+REHEARSAL = ("import random, sys, warnings\nimport numpy as np\nREHEARSAL_MARK = 'rehearsed'\n\n"
+             "def answer(x):\n    x[0] = 99.0\n    random.random()\n    np.random.random()\n"
+             "    print('rehearsing')\n    warnings.warn('rehearsal warning')\n    sys.modules['rehearsal_left'] = sys\n"
+             "    return np.asarray(x) * 2\n")
+LOOKS_AROUND = ("import gc, sys\nimport numpy as np\n\ndef answer(x):\n"
+                "    seen = any(isinstance(o, dict) and 'REHEARSAL_MARK' in o for o in gc.get_objects())\n"
+                "    left = 'rehearsal_left' in sys.modules or '__rehearsal__' in sys.modules\n"
+                "    return np.concatenate([np.asarray(x) * 2, [float(seen), float(left), np.random.random()]])\n")
+
+
+@pytest.mark.parametrize("name", list(ANSWERS))
+def test_a_rehearsed_spare_reports_what_a_fresh_child_reports(name):
+    source = ANSWERS[name]
+    fresh = run_candidate(source, "answer", CALLS, limits=LIMITS)
+    fork_spare("answer", CALLS, limits=LIMITS, parts=2, rehearsal=REHEARSAL)
+    time.sleep(0.1)  # the rehearsal has run
+    spared = run_candidate(source, "answer", CALLS, limits=LIMITS)
+    assert spared.timings.get("spare") == 1.0
+    assert summary(spared) == summary(fresh)
+
+
+def test_the_rehearsal_leaves_nothing_the_answer_can_see():
+    """Inputs as given, NumPy's random generator where it was (Python's `random` is reseeded in every
+    forked child anyway), no print, no warning, no module, and nothing of its namespace in the
+    collector's view."""
+    fresh = run_candidate(LOOKS_AROUND, "answer", CALLS, limits=LIMITS)
+    assert all(list(c.value[:4]) == [2.0 * i, 2.0, 0.0, 0.0] for i, c in zip(range(N), fresh.results))
+    for parts in (1, 2):  # a later slice draws from where the generator was at the fork, rehearsed or not
+        fork_spare("answer", CALLS, limits=LIMITS, parts=parts)
+        plain = run_candidate(LOOKS_AROUND, "answer", CALLS, limits=LIMITS)
+        if parts == 1:
+            assert summary(plain) == summary(fresh)
+        fork_spare("answer", CALLS, limits=LIMITS, parts=parts, rehearsal=REHEARSAL)
+        time.sleep(0.1)
+        spared = run_candidate(LOOKS_AROUND, "answer", CALLS, limits=LIMITS)
+        assert spared.timings.get("spare") == plain.timings.get("spare") == 1.0
+        assert summary(spared) == summary(plain)
+        assert "rehearsing" not in spared.stdout and "rehearsal warning" not in spared.stdout
+
+
+def test_a_rehearsal_gives_way_to_the_source():
+    """A rehearsal still running when the source arrives stops at its next call: the run is not held up
+    (here the rehearsal would take 12 x 0.5 s, past the run's 2 s limit)."""
+    slow = "import time\n\ndef answer(x):\n    time.sleep(0.5)\n    return x\n"
+    fork_spare("answer", CALLS, limits=LIMITS, rehearsal=slow)
+    r = run_candidate(GOOD, "answer", CALLS, limits=LIMITS)
+    assert r.timings.get("spare") == 1.0 and r.ok and len(r.results) == N
+
+
+def test_a_rehearsal_that_fails_leaves_a_working_spare():
+    for broken in ("def answer(x):\n    raise SystemExit(3)\n", "def answer(x:\n", "x = 1\n",
+                   "import os\n\ndef answer(x):\n    raise MemoryError\n"):
+        fresh = run_candidate(GOOD, "answer", CALLS, limits=LIMITS)
+        fork_spare("answer", CALLS, limits=LIMITS, rehearsal=broken)
+        time.sleep(0.05)
+        spared = run_candidate(GOOD, "answer", CALLS, limits=LIMITS)
+        assert spared.timings.get("spare") == 1.0 and summary(spared) == summary(fresh), broken
+
+
+def _run_with_a_secret_in_this_frame():
+    secret = "SECRET-IN-THE-CALLERS-FRAME"
+
+    def on_result(result, kept=secret):  # a closure holding it too
+        return secret
+
+    finder = ("import sys\nimport numpy as np\n\ndef answer(x):\n    f, found = sys._getframe(), 0.0\n"
+              "    while f is not None:\n"
+              "        for v in list(f.f_locals.values()):\n"
+              "            cells = [c.cell_contents for c in (getattr(v, '__closure__', None) or ())]\n"
+              "            defaults = list(getattr(v, '__defaults__', None) or ())\n"
+              "            if any(isinstance(w, str) and 'EMARF-SRELLAC'[::-1] in w for w in [v] + cells + defaults):\n"
+              "                found = 1.0\n"
+              "        f = f.f_back\n"
+              "    return np.asarray([found])\n")
+    return run_candidate(finder, "answer", CALLS, limits=LIMITS, on_result=on_result)
+
+
+def test_the_callers_frames_are_empty_in_the_child():
+    """The trusted process's calls in progress at the fork (the engine's, which hold the examples'
+    expected results) show the answer no locals and no closure cells, fresh child or spare."""
+    r = _run_with_a_secret_in_this_frame()
+    assert r.ok and [float(c.value[0]) for c in r.results] == [0.0] * N
+
+
+def test_a_rehearsal_does_not_spend_the_answers_cpu_time():
+    """What a rehearsal used is not counted against the run's CPU limit, and the limit still ends an answer
+    that burns CPU past it (before the wall-clock limit)."""
+    burn = misbehaving({EARLY}, "while True: pass")
+    limits = Limits(wall_s=6.0, cpu_s=1)
+    fresh = run_candidate(burn, "answer", CALLS, limits=limits)
+    heavy = "def answer(x):\n    n = 0\n    for i in range(2_000_000):\n        n += i\n    return x\n"
+    fork_spare("answer", CALLS, limits=limits, rehearsal=heavy)
+    time.sleep(1.2)  # the rehearsal runs to its end (REHEARSAL_S)
+    spared = run_candidate(burn, "answer", CALLS, limits=limits)
+    assert spared.timings.get("spare") == 1.0 and fresh.error.kind == "timeout"
+    assert summary(spared) == summary(fresh) and "CPU time" in fresh.error.message
+    fork_spare("answer", CALLS, limits=LIMITS, rehearsal=heavy)
+    time.sleep(1.2)
+    assert run_candidate(GOOD, "answer", CALLS, limits=LIMITS).ok  # LIMITS: 2 s of CPU, whatever it rehearsed

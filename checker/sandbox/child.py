@@ -23,9 +23,13 @@ import traceback
 import types
 
 from checker.sandbox.frames import Encoder, pack_frame, write_all
-from checker.sandbox.isolation import RESULT_FD, isolate_child
+from checker.sandbox.isolation import RESULT_FD, isolate_child, settle_cpu_limit
 
 MODULE_NAME = "__answer__"
+#: The most a rehearsal may take: wall-clock seconds before it stops at its next call, and CPU seconds
+#: allowed on top of the run's own limit until it is over.
+REHEARSAL_S = 1.0
+REHEARSAL_CPU_S = 2
 _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough memory",
                    "Cannot allocate memory", "out of memory")
 
@@ -34,10 +38,12 @@ _sender = 0  # the pid of the sandbox's child: only it reports (see _send)
 
 
 def child_main(function, calls, limits, result_w, output_w, request_r, parent_pid, preload=(),
-               forget=(), keeper_s: float = 30.0, offset: int = 0) -> None:
+               forget=(), keeper_s: float = 30.0, offset: int = 0, rehearsal: list | None = None) -> None:
     """Entry point right after fork. Never returns. `request_r`: the pipe the source arrives on;
     `keeper_s`: how much longer than the wall-clock limit the pid namespace's keeper lives; `offset`:
-    the index of the first of `calls` in the whole run (a slice of it, run beside the other slices)."""
+    the index of the first of `calls` in the whole run (a slice of it, run beside the other slices);
+    `rehearsal`: a list holding one trusted source to run over `calls` while the child waits for its
+    own (see `_rehearse`), emptied when it is taken."""
     global _sender
     code = 0
     filename = "answer.py"  # until the request names it
@@ -48,7 +54,9 @@ def child_main(function, calls, limits, result_w, output_w, request_r, parent_pi
         # an object that was garbage at fork time must not close a descriptor number the child
         # reuses (fd 3 is the result pipe), and not scanning the parent's heap saves copy-on-write.
         gc.freeze()
-        notes, facts = isolate_child(result_w, output_w, parent_pid, limits, request_r, keeper_s)
+        _forget_frames(sys._getframe(1))
+        notes, facts = isolate_child(result_w, output_w, parent_pid, limits, request_r, keeper_s,
+                                     cpu_extra_s=REHEARSAL_CPU_S if rehearsal else 0)
         torch = sys.modules.get("torch")
         if torch is not None:
             _keep_one_thread(torch)
@@ -65,6 +73,12 @@ def child_main(function, calls, limits, result_w, output_w, request_r, parent_pi
         forget_ms = (time.perf_counter() - t1) * 1e3
         _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0,
                "forget_ms": forget_ms})
+        if rehearsal:
+            try:
+                _rehearse(rehearsal.pop(), function, calls, preload)
+            except BaseException:  # noqa: BLE001 - a rehearsal that fails only leaves the child less warm
+                pass
+            settle_cpu_limit(limits)
         request = _receive()
         if request is None:  # the parent discarded this child without a source: nothing to run
             os._exit(0)
@@ -97,6 +111,79 @@ def _receive() -> tuple[str, str] | None:
         return None
     request = json.loads(b"".join(chunks))
     return request["source"], request["filename"]
+
+
+class _Everything:
+    """A set that holds every id: with it, `_prepare` copies every input (the originals stay as they are)."""
+
+    def __contains__(self, item) -> bool:
+        return True
+
+
+def _rehearse(source: str, function: str, calls, preload) -> None:
+    """Run a trusted answer (the drill's model answer) over `calls` as `_run` would, keeping nothing, before
+    the candidate's source arrives: a spare child that waits anyway spends the wait making its first
+    touches of the code and memory the calls use (each a copy-on-write fault after the fork, and cold
+    caches), so the candidate's run does not. Stops at the next call once a request is waiting or
+    after `REHEARSAL_S`; its CPU time does not count against the run's limit (`settle_cpu_limit`).
+
+    What the candidate sees is unchanged: the inputs are copies, the random generators are put back,
+    stdout, stderr and warnings go nowhere, and nothing of it stays reachable (the namespace is emptied
+    and collected; the modules it made are dropped). Any failure of the rehearsal is ignored: it only
+    warms the child."""
+    import random
+    import select
+    import warnings
+
+    np = sys.modules.get("numpy")
+    torch = sys.modules.get("torch")
+    states = (random.getstate(), np.random.get_state() if np is not None else None,
+              torch.random.get_rng_state() if torch is not None else None)
+    modules = set(sys.modules)
+    streams = (sys.stdout, sys.stderr)
+    namespace: dict = {}
+    sys.stdout = sys.stderr = io.StringIO()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = types.ModuleType("__rehearsal__")
+            namespace = module.__dict__
+            _preload(preload)
+            exec(compile(source, "<rehearsal>", "exec", dont_inherit=True), namespace)
+            fn = _resolve(module, function)
+            names = _signature(fn)[1]
+            every = _Everything()
+            poller = select.poll()
+            poller.register(0, select.POLLIN)
+            t0 = time.perf_counter()
+            for call in calls:
+                if poller.poll(0) or time.perf_counter() - t0 > REHEARSAL_S:  # the run goes first
+                    break
+                args, kwargs, named = _fresh_inputs(call, names, every)
+                try:
+                    out = fn(*args, **kwargs)
+                    enc = Encoder()
+                    value = enc.encode(out)
+                    grads, grad_error = (_backprop(out, call, named, enc) if call.grad_of is not None
+                                         else ({}, None))
+                    pack_frame({"type": "call", "index": 0, "ok": True, "value": value, "grads": grads,
+                                "grad_error": grad_error, "ms": 0.0}, enc.blobs)
+                except BaseException:  # noqa: BLE001 - the contract probes raise; nothing is kept either way
+                    pass
+                del args, kwargs, named
+    except BaseException:  # noqa: BLE001 - a rehearsal that fails only leaves the child less warm
+        pass
+    finally:
+        sys.stdout, sys.stderr = streams
+        namespace.clear()
+        for name in set(sys.modules) - modules:
+            sys.modules.pop(name, None)
+        random.setstate(states[0])
+        if states[1] is not None:
+            np.random.set_state(states[1])
+        if states[2] is not None:
+            torch.random.set_rng_state(states[2])
+        gc.collect()
 
 
 def _keep_one_thread(torch) -> None:
@@ -194,6 +281,30 @@ def _forget(wipe, names) -> None:
         hidden.append(module)
     _hold_out_of_reach(hidden)
     linecache.clearcache()
+
+
+def _forget_frames(frame) -> None:
+    """Empty the local variables (and the cells of closures) of `frame` and every frame above it: the
+    trusted process's calls in progress at the fork, which the child never returns into. The engine's
+    frame there holds the examples' expected results, a spare's the model answer it rehearses, and an
+    answer walking `sys._getframe().f_back` would read them. What they held stays alive, out of reach
+    (freeing it could run a finaliser that closes a descriptor number the child reuses). Module-level
+    frames are left as they are: their locals are the module's namespace (`_forget` empties the
+    caller's modules)."""
+    import ctypes
+
+    to_fast = ctypes.pythonapi.PyFrame_LocalsToFast
+    to_fast.argtypes = (ctypes.py_object, ctypes.c_int)
+    to_fast.restype = None
+    hidden = []
+    while frame is not None:
+        if frame.f_locals is not frame.f_globals:
+            snapshot = frame.f_locals  # the frame's own dict of its locals, cells included
+            hidden.append(dict(snapshot))
+            snapshot.clear()
+            to_fast(frame, 1)  # 1: what the dict no longer holds is deleted from the frame
+        frame = frame.f_back
+    _hold_out_of_reach(hidden)
 
 
 def _hold_out_of_reach(objects: list) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import math
 import os
 import resource
 import signal
@@ -110,13 +111,28 @@ def _spawn_pid_ns_init(limits, keeper_s: float) -> int | None:
         return None
 
 
+def settle_cpu_limit(limits) -> None:
+    """Lower the CPU limit to `limits.cpu_s` on top of the CPU time this process has used so far (rounded
+    up to a whole second, the limit's unit), so that what it did before the run (a rehearsal, within
+    the `cpu_extra_s` that `isolate_child` allowed) does not count against the answer. Lowering needs no
+    privilege: the answer cannot raise it again."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = max(1, int(limits.cpu_s)) + math.ceil(usage.ru_utime + usage.ru_stime)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        cpu = min(cpu, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+
+
 def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request_r: int | None = None,
-                  keeper_s: float = 30.0) -> tuple[list[str], dict]:
+                  keeper_s: float = 30.0, cpu_extra_s: int = 0) -> tuple[list[str], dict]:
     """Confine the current (freshly forked) process. Returns (notes, facts) for the hello frame.
 
     `request_r` becomes stdin (fd 0): the pipe the parent sends the source on (else /dev/null).
     `keeper_s`: how much longer than `limits.wall_s` the pid namespace's keeper lives (a child forked
-    ahead of time waits for its source first).
+    ahead of time waits for its source first). `cpu_extra_s`: CPU seconds allowed on top of
+    `limits.cpu_s` for what the child does before its run (a rehearsal), taken back by
+    `settle_cpu_limit` once the run is about to start.
 
     Runs before any candidate code, so what it reports can be trusted by the parent. Raises on a
     failure that would leave the child unconfined; the caller turns that into a crash report.
@@ -176,7 +192,7 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request
                         (resource.RLIMIT_AS, mem), (resource.RLIMIT_NOFILE, RESULT_FD + 1),
                         (resource.RLIMIT_NPROC, limits.max_processes)):
         resource.setrlimit(rlim, (value, value))
-    cpu = max(1, int(limits.cpu_s))
+    cpu = max(1, int(limits.cpu_s)) + max(0, int(cpu_extra_s))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # SIGKILL at the limit; SIGXCPU can be ignored
 
     if root:

@@ -157,7 +157,8 @@ def _forget_list(forget, function, calls):
     return forget
 
 
-def _fork_child(function, calls, offset, limits, preload, forget, keeper_s: float) -> _Child:
+def _fork_child(function, calls, offset, limits, preload, forget, keeper_s: float,
+                rehearsal: str | None = None) -> _Child:
     res_r, res_w = os.pipe2(os.O_CLOEXEC)
     out_r, out_w = os.pipe2(os.O_CLOEXEC)
     req_r, req_w = os.pipe2(os.O_CLOEXEC)
@@ -166,7 +167,7 @@ def _fork_child(function, calls, offset, limits, preload, forget, keeper_s: floa
     if pid == 0:  # pragma: no cover - the child, never returns
         try:
             child_main(function, calls, limits, res_w, out_w, req_r, parent_pid, preload, forget, keeper_s,
-                       offset)
+                       offset, [rehearsal] if rehearsal else None)
         finally:
             os._exit(99)
     for fd in (res_w, out_w, req_r):
@@ -226,7 +227,8 @@ def _split(calls: list, parts: int, weights: list[float] | None = None) -> list[
 
 
 def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), preload: tuple = (),
-               forget: tuple | None = None, parts: int = 1, weights: list[float] | None = None) -> None:
+               forget: tuple | None = None, parts: int = 1, weights: list[float] | None = None,
+               rehearsal: str | None = None) -> None:
     """Fork and confine, ahead of time, the children of the next `run_candidate` with these arguments
     (the same `calls` list object, unchanged), so that run costs only the answer's own work: no fork,
     no confinement, nothing to forget on the way. With `parts` > 1, each of that many children runs a
@@ -234,6 +236,10 @@ def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), p
     see `_merge`), cut so that the slices take about as long (`weights`: what each call took last
     time, as `RunResult.call_ms` says). One spare at a time; a new one replaces the old, unless the old
     one was made for the same arguments less than `SPARE_MAX_AGE_S / 2` ago.
+
+    `rehearsal`: a trusted source defining `function` (the drill's model answer) that each child runs
+    over its slice of the calls while it waits, keeping nothing (`child._rehearse`): the candidate's run
+    then finds the code and memory those calls use already touched. It cannot change a result.
 
     For a long-lived checker between checks (the worker behind the app and `watch`): the spare waits,
     confined, for its source; it dies with this process. A run with other arguments forks afresh.
@@ -254,7 +260,7 @@ def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), p
     try:
         for a, b in bounds:
             children.append(_fork_child(function, listed[a:b], a, limits, preload, forget_list,
-                                        keeper_s=_KEEPER_S + SPARE_MAX_AGE_S))
+                                        keeper_s=_KEEPER_S + SPARE_MAX_AGE_S, rehearsal=rehearsal))
     finally:
         _spare = _Spare(children, function, calls, listed, limits, preload, forget)
 
