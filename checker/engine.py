@@ -432,7 +432,10 @@ def _nonfinite(got: dict, exp: Expected) -> Mismatch | None:
         e = exp.outputs.get(k)
         if e is None:
             continue
-        bad = ~np.isfinite(np.asarray(g, dtype=np.float64)) & np.isfinite(np.asarray(e, dtype=np.float64))
+        finite = np.isfinite(np.asarray(g, dtype=np.float64))
+        if finite.all():  # the common case: nothing non-finite to explain
+            continue
+        bad = ~finite & np.isfinite(np.asarray(e, dtype=np.float64))
         if bad.any():
             idx = tuple(int(i) for i in np.argwhere(bad)[0]) if np.ndim(bad) else ()
             return Mismatch(k, idx, np.asarray(e)[idx] if idx else e, np.asarray(g)[idx] if idx else g)

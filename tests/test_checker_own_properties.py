@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checker.engine import check
 from checker.specs.base import close, relation_same_on
@@ -37,6 +39,28 @@ def test_inf_is_close_only_to_the_same_inf():
     assert not close(np.asarray(1000.0), np.asarray(np.inf)).any()
     assert close(np.asarray([np.inf, -np.inf, np.nan]), np.asarray([np.inf, -np.inf, np.nan])).all()
     assert not close(np.asarray(np.inf), np.asarray(-np.inf)).any()
+
+
+SPECIAL = [0.0, -0.0, 1.0, 1.0 + 1e-9, 1.0 + 1e-3, 2.0, np.inf, -np.inf, np.nan, 1e308, -1e308, 1e-300, 5e-324]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(SPECIAL), st.sampled_from(SPECIAL), st.floats(-1e-6, 1e-6)),
+                min_size=1, max_size=6), st.booleans())
+def test_close_is_the_rule_it_states_element_by_element(pairs, scalar):
+    """|a - b| <= atol + rtol |b| and finite, or a == b, or both NaN: on arrays (whatever mix of finite,
+    huge, tiny, inf and NaN they hold) and on single numbers alike."""
+    from checker.specs.base import ATOL, RTOL
+
+    a = np.array([x + e for x, _, e in pairs])
+    b = np.array([y for _, y, _ in pairs])
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = np.abs(a - b)
+        want = ((d <= ATOL + RTOL * np.abs(b)) & np.isfinite(d)) | (a == b) | (np.isnan(a) & np.isnan(b))
+    if scalar:
+        assert [bool(close(np.asarray(x), np.asarray(y))) for x, y in zip(a, b)] == list(want)
+    else:
+        assert list(close(a, b)) == list(want)
 
 
 def test_relation_same_on_names_the_role_and_element_that_differ():

@@ -205,9 +205,11 @@ def test_asking_again_for_the_same_young_spare_keeps_it(monkeypatch):
 REHEARSAL = ("import random, sys, warnings\nimport numpy as np\nREHEARSAL_MARK = 'rehearsed'\n\n"
              "def answer(x):\n    x[0] = 99.0\n    random.random()\n    np.random.random()\n"
              "    print('rehearsing')\n    warnings.warn('rehearsal warning')\n    sys.modules['rehearsal_left'] = sys\n"
+             "    kept = type('Kept', (), {})()\n    kept.cycle = kept\n"
              "    return np.asarray(x) * 2\n")
 LOOKS_AROUND = ("import gc, sys\nimport numpy as np\n\ndef answer(x):\n"
-                "    seen = any(isinstance(o, dict) and 'REHEARSAL_MARK' in o for o in gc.get_objects())\n"
+                "    seen = any((isinstance(o, dict) and 'REHEARSAL_MARK' in o) or type(o).__name__ == 'Kept'\n"
+                "               for o in gc.get_objects())\n"
                 "    left = 'rehearsal_left' in sys.modules or '__rehearsal__' in sys.modules\n"
                 "    return np.concatenate([np.asarray(x) * 2, [float(seen), float(left), np.random.random()]])\n")
 

@@ -128,11 +128,10 @@ def _rehearse(source: str, function: str, calls, preload) -> None:
     after `REHEARSAL_S`; its CPU time does not count against the run's limit (`settle_cpu_limit`).
 
     What the candidate sees is unchanged: the inputs are copies, the random generators are put back,
-    stdout, stderr and warnings go nowhere, and nothing of it stays reachable (the namespace is emptied
-    and collected; the modules it made are dropped). Any failure of the rehearsal is ignored: it only
-    warms the child."""
+    stdout, stderr and warnings go nowhere, and nothing of it stays reachable (the namespace is emptied,
+    everything it made is collected once the frame that held it is gone, and the modules it made are
+    dropped). Any failure of the rehearsal is ignored: it only warms the child."""
     import random
-    import select
     import warnings
 
     np = sys.modules.get("numpy")
@@ -141,41 +140,15 @@ def _rehearse(source: str, function: str, calls, preload) -> None:
               torch.random.get_rng_state() if torch is not None else None)
     modules = set(sys.modules)
     streams = (sys.stdout, sys.stderr)
-    namespace: dict = {}
     sys.stdout = sys.stderr = io.StringIO()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            module = types.ModuleType("__rehearsal__")
-            namespace = module.__dict__
-            _preload(preload)
-            exec(compile(source, "<rehearsal>", "exec", dont_inherit=True), namespace)
-            fn = _resolve(module, function)
-            names = _signature(fn)[1]
-            every = _Everything()
-            poller = select.poll()
-            poller.register(0, select.POLLIN)
-            t0 = time.perf_counter()
-            for call in calls:
-                if poller.poll(0) or time.perf_counter() - t0 > REHEARSAL_S:  # the run goes first
-                    break
-                args, kwargs, named = _fresh_inputs(call, names, every)
-                try:
-                    out = fn(*args, **kwargs)
-                    enc = Encoder()
-                    value = enc.encode(out)
-                    grads, grad_error = (_backprop(out, call, named, enc) if call.grad_of is not None
-                                         else ({}, None))
-                    pack_frame({"type": "call", "index": 0, "ok": True, "value": value, "grads": grads,
-                                "grad_error": grad_error, "ms": 0.0}, enc.blobs)
-                except BaseException:  # noqa: BLE001 - the contract probes raise; nothing is kept either way
-                    pass
-                del args, kwargs, named
+            _rehearsal_calls(source, function, calls, preload)
     except BaseException:  # noqa: BLE001 - a rehearsal that fails only leaves the child less warm
         pass
     finally:
         sys.stdout, sys.stderr = streams
-        namespace.clear()
         for name in set(sys.modules) - modules:
             sys.modules.pop(name, None)
         random.setstate(states[0])
@@ -183,7 +156,40 @@ def _rehearse(source: str, function: str, calls, preload) -> None:
             np.random.set_state(states[1])
         if states[2] is not None:
             torch.random.set_rng_state(states[2])
-        gc.collect()
+        gc.collect()  # what the calls left in reference cycles (their frame is gone by now)
+
+
+def _rehearsal_calls(source: str, function: str, calls, preload) -> None:
+    """The rehearsal's own work (see `_rehearse`): load `source` as a module of its own (never in
+    `sys.modules`), make the calls, and empty the module's namespace whatever happens."""
+    import select
+
+    module = types.ModuleType("__rehearsal__")
+    try:
+        _preload(preload)
+        exec(compile(source, "<rehearsal>", "exec", dont_inherit=True), module.__dict__)
+        fn = _resolve(module, function)
+        names = _signature(fn)[1]
+        every = _Everything()
+        poller = select.poll()
+        poller.register(0, select.POLLIN)
+        t0 = time.perf_counter()
+        for call in calls:
+            if poller.poll(0) or time.perf_counter() - t0 > REHEARSAL_S:  # the run goes first
+                break
+            args, kwargs, named = _fresh_inputs(call, names, every)
+            try:
+                out = fn(*args, **kwargs)
+                enc = Encoder()
+                value = enc.encode(out)
+                grads, grad_error = (_backprop(out, call, named, enc) if call.grad_of is not None
+                                     else ({}, None))
+                pack_frame({"type": "call", "index": 0, "ok": True, "value": value, "grads": grads,
+                            "grad_error": grad_error, "ms": 0.0}, enc.blobs)
+            except BaseException:  # noqa: BLE001 - the contract probes raise; nothing is kept either way
+                pass
+    finally:
+        module.__dict__.clear()
 
 
 def _keep_one_thread(torch) -> None:
