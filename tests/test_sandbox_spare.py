@@ -53,7 +53,7 @@ ANSWERS = {
     "fails to import": "raise ImportError('no such thing')\n",
     "defines no function": "x = 1\n",
 }
-LIMITS = Limits(wall_s=2.0, cpu_s=2)
+LIMITS = Limits(wall_s=1.0, cpu_s=2)  # the wall-clock limit ends an endless loop first
 
 
 def summary(r) -> tuple:
@@ -246,7 +246,7 @@ def test_the_rehearsal_leaves_nothing_the_answer_can_see():
 
 def test_a_rehearsal_gives_way_to_the_source():
     """A rehearsal still running when the source arrives stops at its next call: the run is not held up
-    (here the rehearsal would take 12 x 0.5 s, past the run's 2 s limit)."""
+    (here the rehearsal would take 12 x 0.5 s, past the run's 1 s limit)."""
     slow = "import time\n\ndef answer(x):\n    time.sleep(0.5)\n    return x\n"
     fork_spare("answer", CALLS, limits=LIMITS, rehearsal=slow)
     r = run_candidate(GOOD, "answer", CALLS, limits=LIMITS)
@@ -302,4 +302,4 @@ def test_a_rehearsal_does_not_spend_the_answers_cpu_time():
     assert summary(spared) == summary(fresh) and "CPU time" in fresh.error.message
     fork_spare("answer", CALLS, limits=LIMITS, rehearsal=heavy)
     time.sleep(1.2)
-    assert run_candidate(GOOD, "answer", CALLS, limits=LIMITS).ok  # LIMITS: 2 s of CPU, whatever it rehearsed
+    assert run_candidate(GOOD, "answer", CALLS, limits=LIMITS).ok  # 2 s of CPU, whatever it rehearsed
