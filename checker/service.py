@@ -13,7 +13,9 @@ sandbox child now; no reply); reply `{"id", "ok": true, "report": Report.to_json
 when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
 abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
 `{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
-`{"ready": true}` once imported and exits when its stdin closes.
+`{"ready": true}` once imported and exits when its stdin closes. `{"op": "cancel", "ids": [...]}` (no
+reply) marks checks as abandoned: one still waiting in the queue (the worker was warming up or busy when
+it was superseded) is answered `cancelled` without running; the one running is stopped by SIGUSR1.
 """
 from __future__ import annotations
 
@@ -145,15 +147,25 @@ class CheckerClient:
         raise CheckerUnavailable(f"the checker failed: {reply.get('error')}")
 
     def cancel_running(self) -> None:
-        """Abandon the check the worker is running, if any: the candidate's process is killed and that
-        check's caller gets `CheckCancelled`. The app calls this when a new run supersedes the last."""
+        """Abandon every check sent and not yet answered: the one the worker is running has its
+        candidate's process killed, the ones still queued (sent while the worker warmed up or was busy)
+        are answered without running, and each caller gets `CheckCancelled`. The app calls this when a
+        new run supersedes the last."""
         with self._lock:
-            proc, busy = self._proc, bool(self._pending)
-        if busy and proc is not None and proc.poll() is None:
-            try:
-                os.kill(proc.pid, signal.SIGUSR1)
-            except ProcessLookupError:
-                pass
+            proc, ids = self._proc, sorted(self._pending)
+            if not ids or proc is None or proc.poll() is not None:
+                return
+            try:  # first the ids, so that a check the signal misses is still known to be abandoned
+                proc.stdin.write(json.dumps({"op": "cancel", "ids": ids}) + "\n")
+                proc.stdin.flush()
+            except (OSError, ValueError, AttributeError):
+                return
+        if not self._ready.is_set():  # nothing runs before the worker is ready, and until then the
+            return                    # signal would end it (its handler is set just before "ready")
+        try:
+            os.kill(proc.pid, signal.SIGUSR1)
+        except ProcessLookupError:
+            pass
 
     # ---- plumbing -----------------------------------------------------------------------------
     def _why(self) -> str:
@@ -241,17 +253,28 @@ def serve(stdin=None, stdout=None) -> int:
         _warm()
     from checker.engine import keep_warm
 
-    for line in _lines(inp, idle=_refresh_spare):
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-        except json.JSONDecodeError:
+    inbox = _Inbox(inp, idle=_refresh_spare)
+    cancelled: set = set()
+    for line in inbox:
+        req = _request(line)
+        if req is None:
             continue
         if req.get("op") == "prepare":  # no reply: the spare for a drill that just opened
             _prepare(req)
             continue
+        if req.get("op") == "cancel":
+            cancelled.update(_ids(req))
+            continue
         reply = {"id": req.get("id")}
+        for waiting in map(_request, inbox.waiting()):  # a cancel sent after this check, already here
+            if waiting is not None and waiting.get("op") == "cancel":
+                cancelled.update(_ids(waiting))
+        if req.get("id") in cancelled:
+            cancelled.discard(req.get("id"))
+            reply.update(ok=False, cancelled=True)
+            out.write(json.dumps(reply) + "\n")
+            out.flush()
+            continue
         try:
             _checking = True
             try:
@@ -304,31 +327,74 @@ def _refresh_spare() -> None:
         _keep_warm(keep_warm)
 
 
-def _lines(inp, idle):
-    """The lines of `inp`, calling `idle()` whenever none has come for `SPARE_REFRESH_S` seconds.
-    A stream without a file descriptor (tests) is read as it is, with no idle calls."""
-    import select
-
+def _request(line: str) -> dict | None:
+    """A request line as a dict (None for a blank or unreadable line, which is skipped)."""
+    if not line.strip():
+        return None
     try:
-        fd = inp.fileno()
-    except (AttributeError, ValueError, OSError):
-        yield from inp
-        return
-    pending = b""  # read from the descriptor itself: nothing else reads `inp`
-    while True:
-        if b"\n" not in pending and not select.select([fd], [], [], SPARE_REFRESH_S)[0]:
-            idle()
-            continue
-        if b"\n" not in pending:
-            data = os.read(fd, 1 << 16)
-            if not data:
-                if pending:
-                    yield pending.decode("utf-8", errors="replace")
-                return
-            pending += data
-            continue
-        line, pending = pending.split(b"\n", 1)
-        yield line.decode("utf-8", errors="replace") + "\n"
+        req = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return req if isinstance(req, dict) else None
+
+
+def _ids(req: dict) -> list:
+    ids = req.get("ids")
+    return [i for i in ids if isinstance(i, (int, str))] if isinstance(ids, list) else []
+
+
+class _Inbox:
+    """The lines of the worker's input, one at a time, calling `idle()` whenever none has come for
+    `SPARE_REFRESH_S` seconds; `waiting()` returns the lines already sent but not yet taken, without
+    blocking (they are still taken in order). A stream without a file descriptor (tests) is read as it
+    is, with no idle calls and nothing seen ahead."""
+
+    def __init__(self, inp, idle) -> None:
+        self.inp, self.idle = inp, idle
+        self.pending = b""  # read from the descriptor itself: nothing else reads `inp`
+        self.closed = False
+        try:
+            self.fd = inp.fileno()
+        except (AttributeError, ValueError, OSError):
+            self.fd = None
+
+    def __iter__(self):
+        import select
+
+        if self.fd is None:
+            yield from self.inp
+            return
+        while True:
+            if b"\n" not in self.pending:
+                if self.closed:
+                    if self.pending:
+                        line, self.pending = self.pending, b""
+                        yield line.decode("utf-8", errors="replace")
+                    return
+                if not select.select([self.fd], [], [], SPARE_REFRESH_S)[0]:
+                    self.idle()
+                    continue
+                self._read()
+                continue
+            line, self.pending = self.pending.split(b"\n", 1)
+            yield line.decode("utf-8", errors="replace") + "\n"
+
+    def _read(self) -> None:
+        data = os.read(self.fd, 1 << 16)
+        if data:
+            self.pending += data
+        else:
+            self.closed = True
+
+    def waiting(self) -> list[str]:
+        """The complete lines sent so far and not yet taken."""
+        import select
+
+        if self.fd is None:
+            return []
+        while not self.closed and select.select([self.fd], [], [], 0)[0]:
+            self._read()
+        return [line.decode("utf-8", errors="replace") for line in self.pending.split(b"\n")[:-1]]
 
 
 if __name__ == "__main__":

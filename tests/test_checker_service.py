@@ -107,9 +107,62 @@ def test_the_worker_reads_requests_line_by_line_and_idles_between_them(monkeypat
 
         thread = threading.Thread(target=feed)
         thread.start()
-        lines = list(service._lines(inp, idle=lambda: idles.append(1)))
+        lines = list(service._Inbox(inp, idle=lambda: idles.append(1)))
         thread.join()
     assert lines == ['{"a": 1}\n', '{"b": 2}\n'] and len(idles) >= 2
+
+
+def test_the_worker_sees_the_lines_already_sent_without_taking_them():
+    r, w = os.pipe()
+    os.write(w, b'{"a": 1}\n{"b": 2}\n{"c"')
+    with os.fdopen(r, "r") as inp:
+        inbox = service_inbox(inp)
+        lines = iter(inbox)
+        assert next(lines) == '{"a": 1}\n'
+        assert inbox.waiting() == ['{"b": 2}']  # the incomplete line is not seen yet
+        os.write(w, b': 3}\n')
+        assert inbox.waiting() == ['{"b": 2}', '{"c": 3}']
+        os.close(w)
+        assert list(lines) == ['{"b": 2}\n', '{"c": 3}\n'] and inbox.waiting() == []
+
+
+def service_inbox(inp):
+    import checker.service as service
+
+    return service._Inbox(inp, idle=lambda: None)
+
+
+def test_checks_superseded_while_the_worker_warms_up_are_answered_without_running():
+    """Checks sent before the worker is ready (or while it runs another), then abandoned, are answered
+    `cancelled` without running: a check still queued is not stopped by the signal, and its endless loop
+    would otherwise hold up the next check for its whole wall-clock limit (and come back as a report)."""
+    import threading
+    import time
+
+    spin = ("import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+            "    while True:\n        pass\n")
+    c = CheckerClient()  # warming up: the checks below queue
+    outcomes = []
+    try:
+        def abandoned():
+            try:
+                outcomes.append(c.check(spin))
+            except CheckCancelled as exc:
+                outcomes.append(exc)
+
+        threads = [threading.Thread(target=abandoned) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while len(c._pending) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        c.cancel_running()
+        assert c.check(get_drill("gae").solution("numpy")).passed
+        for thread in threads:
+            thread.join(timeout=30)
+        assert len(outcomes) == 2 and all(isinstance(o, CheckCancelled) for o in outcomes), outcomes
+    finally:
+        c.close()
 
 
 def test_an_idle_worker_replaces_its_spare_once_it_is_old(monkeypatch):
