@@ -106,8 +106,9 @@ def jsonable(value: Any) -> Any:
 
 
 def fmt(value: Any) -> str:
-    """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, T/F for booleans; accepts
-    numpy values and their JSON form (nested lists, "nan"/"inf" strings)."""
+    """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, integers (token ids) as
+    integers, T/F for booleans; accepts numpy values and their JSON form (nested lists, "nan"/"inf"
+    strings)."""
     if value is None:
         return "—"
     if hasattr(value, "tolist"):
@@ -118,8 +119,10 @@ def fmt(value: Any) -> str:
         return "T" if value else "F"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(fmt(x) for x in value) + "]"
-    if isinstance(value, (int, float)):
-        return _num(float(value))
+    if isinstance(value, int):  # token ids, counts, epochs: as written
+        return str(value)
+    if isinstance(value, float):
+        return _num(value)
     return str(value)
 
 

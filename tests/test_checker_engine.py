@@ -2,6 +2,7 @@
 messages, property sentences, small counterexamples, and a verdict nothing in the answer can forge."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from checker.detect import DetectError, detect
@@ -81,6 +82,18 @@ def test_forward_scan_gets_the_recursion_sentence_and_a_small_counterexample():
     assert cx.check == "backward-recursion" and len(cx.inputs["rewards"]) <= 3
     assert cx.expected["advantages"] is not None and cx.got["advantages"] is not None
     assert report.mistake_ids == ["gae-forward-scan"]
+
+
+def test_counterexample_tables_show_integer_inputs_as_integers():
+    """Token ids are shown as written, floats with their decimal point, masks as T/F."""
+    from checker.report import fmt
+
+    assert fmt(np.array([[1, 2]], dtype=np.int64)) == "[[1, 2]]"
+    assert fmt(np.array([1.0, 0.5])) == "[1.0, 0.5]" and fmt([True, False]) == "[T, F]" and fmt(3) == "3"
+    m = next(m for m in get_drill("token_logprobs").mistakes if m.id == "logprob-no-shift")
+    text = check(m.source("numpy"), "token_logprobs", "numpy").render()
+    ids = next(line for line in text.splitlines() if line.strip().startswith("input_ids"))
+    assert "." not in ids.split("input_ids", 1)[1], ids
 
 
 def test_lam_zero_sentence_names_the_step():
