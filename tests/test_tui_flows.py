@@ -93,6 +93,7 @@ async def test_review_a_card_and_see_the_schedule_change():
         assert isinstance(screen, ReviewScreen)
         card = screen.card
         assert not screen.query_one("#review-back").display
+        assert not screen.check_action("undo", ())  # nothing rated yet: no Undo in the footer
         await pilot.press("space")
         labels = [str(b.label) for b in screen.query("RatingBar Button")]
         assert labels == ["1 Again · 1m", "2 Hard · 6m", "3 Good · 10m", "4 Easy · 8d"]
@@ -101,9 +102,11 @@ async def test_review_a_card_and_see_the_schedule_change():
         assert state is not None and screen.card.id != card.id
         assert app.session.store.card_states()[card.id][0] == clock.now + timedelta(minutes=10)
         assert "Good, due in 10m" in text_of(screen.query_one("#review-meta"))
+        assert screen.check_action("undo", ())
         await pilot.press("u")  # undo: the card is new again and shown first
         assert app.session.store.card_state(card.id) is None
         assert screen.card.id == card.id and not screen.revealed
+        assert not screen.check_action("undo", ())  # the one rating is undone
 
 
 async def test_language_toggle_is_saved_and_shows_chinese():

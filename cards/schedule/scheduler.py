@@ -212,6 +212,11 @@ class Scheduler:
         `source` so history shows why."""
         return self.review(card_id, 1, now=now, source=source)
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether this session has a review left to undo."""
+        return bool(self._undo)
+
     def undo_last(self) -> str | None:
         """Undo this session's latest review, restoring the card's exact prior state; returns
         the card id, or None if there is nothing (left) to undo."""

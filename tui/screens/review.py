@@ -84,8 +84,8 @@ class ReviewScreen(Screen):
             return self.card is None and self.card_ids is None and self.preview_ids is None
         if action == "drill_ahead":  # the list shown on the empty screen (not recomputed per refresh)
             return self.card is None and self.card_ids is None and bool(self._offered_drills)
-        if action == "undo":
-            return self.preview_ids is None
+        if action == "undo":  # only once this session has rated something
+            return self.preview_ids is None and self.scheduler is not None and self.scheduler.can_undo
         return True
 
     @property
@@ -266,7 +266,7 @@ class ReviewScreen(Screen):
         if card_id is None:
             self.notify("Nothing to undo.")
             return
-        self.done -= 1
+        self.done = max(0, self.done - 1)  # the rating undone may be from an earlier visit
         self._last = f"undone: {card_id}"
         if self.card_ids is not None:
             self.card_ids.insert(0, card_id)
