@@ -70,6 +70,7 @@ def child_main(function, calls, limits, result_w, output_w, request_r, parent_pi
         t1 = time.perf_counter()
         if forget:
             _forget(*forget)
+        _seal_collector()
         forget_ms = (time.perf_counter() - t1) * 1e3
         _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0,
                "forget_ms": forget_ms})
@@ -311,6 +312,26 @@ def _forget_frames(frame) -> None:
             to_fast(frame, 1)  # 1: what the dict no longer holds is deleted from the frame
         frame = frame.f_back
     _hold_out_of_reach(hidden)
+
+
+def _seal_collector() -> None:
+    """Take away the two Python-level ways back to what the child holds out of reach: `gc.unfreeze()`,
+    which would move every object inherited from the checker (the forgotten namespaces, the examples and
+    their expected results, the reference core's functions) back into `gc.get_objects()`, and
+    `_imp.create_builtin`, with which a fresh `gc` module (with its own `unfreeze`) can be made without
+    opening a file. Every module an answer may import is loaded already, so no import needs the latter.
+    Neither is wrapped: a wrapper would hold the original where `__closure__` or `gc.get_referents`
+    find it. What stays open is raw memory through `ctypes` (docs/isolation.md)."""
+    import _imp
+
+    def unfreeze() -> None:
+        """Refused in the checker's sandbox."""
+        raise PermissionError("gc.unfreeze() is not available in the checker's sandbox")
+
+    gc.unfreeze = unfreeze
+    for name in ("create_builtin",):
+        if hasattr(_imp, name):
+            delattr(_imp, name)
 
 
 def _hold_out_of_reach(objects: list) -> None:
