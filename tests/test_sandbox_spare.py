@@ -303,3 +303,20 @@ def test_a_rehearsal_does_not_spend_the_answers_cpu_time():
     fork_spare("answer", CALLS, limits=LIMITS, rehearsal=heavy)
     time.sleep(1.2)
     assert run_candidate(GOOD, "answer", CALLS, limits=LIMITS).ok  # 2 s of CPU, whatever it rehearsed
+
+
+def test_the_rehearsal_runs_on_inputs_moved_off_their_values():
+    """It never computes what a call's inputs should give: every float moves (log-probs moved together
+    still differ, so a ratio changes too), NaN and inf stay, masks and token ids are untouched."""
+    import torch
+
+    from checker.sandbox.child import _shift_floats
+
+    x = np.array([0.0, -1000.0, np.nan, np.inf, 0.5])
+    ids, mask = np.array([3, 1]), np.array([True, False])
+    t = torch.tensor([[1.0, -2.0]], dtype=torch.float32, requires_grad=True)
+    inputs = ([x, ids], {"mask": mask, "logp": t, "eps": 0.2})
+    _shift_floats(inputs)
+    assert x[0] != 0.0 and x[1] != -1000.0 and np.isnan(x[2]) and x[3] == np.inf and x[4] != 0.5
+    assert list(ids) == [3, 1] and list(mask) == [True, False] and inputs[1]["eps"] == 0.2
+    assert t.requires_grad and t.is_leaf and (t[0, 0] - t[0, 1]).item() != 3.0
