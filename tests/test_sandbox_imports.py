@@ -158,3 +158,19 @@ def test_torch_compile_is_refused_even_where_the_checker_process_loaded_the_comp
     torch.optim.SGD([p], lr=0.1).step()
     assert "torch._dynamo" in sys.modules
     test_torch_compile_is_refused_with_a_reason_rather_than_a_file_error()
+
+
+def test_an_optimiser_step_in_the_checkers_process_does_not_load_the_real_compiler():
+    """The catalogue runs optimiser loops in the checker's own process: after `prepare_parent` they use the
+    eager-only stand-in for torch._dynamo (seconds and ~70 MB less for a cold check of the update-loop
+    drill), and step exactly as with the real one."""
+    import subprocess
+
+    code = ("import sys\nsys.path.insert(0, '.')\nfrom checker.sandbox import prepare_parent\nprepare_parent()\n"
+            "import torch\np = torch.ones(2, requires_grad=True)\nopt = torch.optim.Adam([p], lr=0.1)\n"
+            "(p * p).sum().backward()\nopt.step()\n"
+            "print('torch._dynamo.convert_frame' in sys.modules, [round(x, 6) for x in p.tolist()])\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split(None, 1) == ["False", "[0.9, 0.9]\n"]

@@ -22,6 +22,7 @@ import time
 import traceback
 import types
 
+from checker.sandbox.eager import install_eager_only_compiler
 from checker.sandbox.frames import Encoder, pack_frame, write_all
 from checker.sandbox.isolation import RESULT_FD, isolate_child, settle_cpu_limit
 
@@ -242,41 +243,15 @@ def _keep_one_thread(torch) -> None:
 
 
 def _eager_only_compiler(torch) -> None:
-    """Stand in for `torch._dynamo` (torch's compiler) when the parent has not loaded it.
-
-    Every `torch.optim` optimiser imports it on its first step, only to call `graph_break()` and
-    `disable(fn)`, which do nothing outside `torch.compile`; importing the real one means opening
-    hundreds of files (the child may open none) and, done in the parent instead, seconds and ~70 MB
-    more for every checker start. This stand-in does exactly what those calls do in eager mode, so an
-    optimiser steps as it would anywhere else; `torch.compile` itself cannot run in the sandbox and
-    says so.
-    """
+    """`torch.compile` refused with its reason, and the eager-only stand-in for `torch._dynamo` in place
+    where the parent has not loaded the real one (`checker.sandbox.eager`): an optimiser steps as it
+    would anywhere else, without opening the hundreds of files the real compiler needs."""
     def compile(*args, **kwargs):
         raise RuntimeError("torch.compile cannot run in the checker's sandbox (it needs to open files and "
                            "start compilers); run the function eagerly")
 
     torch.compile = compile  # refused even where the parent loaded the compiler: it would open files
-    if "torch._dynamo" in sys.modules:
-        return
-    compiler = types.ModuleType("torch._dynamo", "torch's compiler, eager-only in the sandbox")
-
-    def disable(fn=None, recursive=True, *, reason=None, wrapping=True):
-        return (lambda f: f) if fn is None else fn
-
-    def graph_break(msg=""):
-        return None
-
-    def is_compiling():
-        return False
-
-    def __getattr__(name):
-        raise AttributeError(f"torch._dynamo.{name} is not available in the checker's sandbox: "
-                             "torch.compile cannot run there (it needs to open files); run eagerly")
-
-    for fn in (disable, graph_break, is_compiling, __getattr__):
-        compiler.__dict__[fn.__name__] = fn
-    sys.modules["torch._dynamo"] = compiler
-    torch._dynamo = compiler
+    install_eager_only_compiler(torch)
 
 
 def _no_distributed_tensors(torch) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import os
 
+from checker.sandbox.eager import install_eager_only_compiler
 from checker.sandbox.imports import allowed_imports
 from checker.sandbox.isolation import SANDBOX_UID_BASE
 from checker.sandbox.sweep import sweep_orphans
@@ -24,7 +25,8 @@ def prepare_parent() -> None:
     """Make this process a safe, warm parent for sandboxed runs. Idempotent; call it early.
 
     Sets torch to one thread before any tensor op (a parent that entered an OpenMP parallel region
-    makes forked children hang on their next large op), preloads the modules an answer may import,
+    makes forked children hang on their next large op), puts the eager-only stand-in for torch's
+    compiler in place (`checker.sandbox.eager`), preloads the modules an answer may import,
     and runs a few small single-threaded ops so lazy initialisation that opens files (torch's cpuinfo,
     numpy's random) has happened before a child, which cannot open files, needs it.
     """
@@ -35,6 +37,7 @@ def prepare_parent() -> None:
 
     import torch
     torch.set_num_threads(1)
+    install_eager_only_compiler(torch)  # the catalogue's optimiser loops run here too
     _single_threaded_openblas()
     for name in PRELOADED_MODULES:
         try:
