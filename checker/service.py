@@ -9,8 +9,8 @@ module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
 "seed"}`, or `{"op": "prepare", "drill", "framework", "seed"}` (a drill was opened: fork its check's
-sandbox child now; no reply); reply `{"id", "ok": true, "report": Report.to_json()}`, or `{"id", "ok": false, "usage": msg}`
-when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
+sandbox child now; no reply); reply `{"id", "ok": true, "report": Report.to_json()}`, or
+`{"id", "ok": false, "usage": msg}` when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
 abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
 `{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
 `{"ready": true}` once imported and exits when its stdin closes. `{"op": "cancel", "ids": [...]}` (no
@@ -266,7 +266,8 @@ def serve(stdin=None, stdout=None) -> int:
             cancelled.update(_ids(req))
             continue
         reply = {"id": req.get("id")}
-        for waiting in map(_request, inbox.waiting()):  # a cancel sent after this check, already here
+        for line in inbox.waiting():  # a cancel sent after this check, already here (checks unparsed)
+            waiting = _request(line) if '"cancel"' in line and '"source"' not in line else None
             if waiting is not None and waiting.get("op") == "cancel":
                 cancelled.update(_ids(waiting))
         if req.get("id") in cancelled:

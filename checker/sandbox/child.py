@@ -200,9 +200,9 @@ def _shift_floats(value) -> None:
     """Move every float array and tensor in `value` (the rehearsal's own copies of a call's inputs) off
     its values, in place (x -> 0.7 x + 0.0309, whose one fixed point, 0.103, is no value the examples
     use; differences change too, so log-probs shifted together do not cancel; NaN and inf stay what
-    they are, masks and token ids are untouched): the rehearsal runs the same code on the same shapes and dtypes but never computes the
-    results a call's inputs should give, so nothing it leaves in freed memory (which `np.empty` or
-    `torch.empty` may hand the answer) is an expected result."""
+    they are, masks and token ids are untouched): the rehearsal runs the same code on the same shapes
+    and dtypes but never computes the results a call's inputs should give, so nothing it leaves in
+    freed memory (which `np.empty` or `torch.empty` may hand the answer) is an expected result."""
     np = sys.modules.get("numpy")
     torch = sys.modules.get("torch")
     if isinstance(value, (tuple, list)):
@@ -330,9 +330,8 @@ def _seal_collector() -> None:
         raise PermissionError("gc.unfreeze() is not available in the checker's sandbox")
 
     gc.unfreeze = unfreeze
-    for name in ("create_builtin",):
-        if hasattr(_imp, name):
-            delattr(_imp, name)
+    if hasattr(_imp, "create_builtin"):
+        del _imp.create_builtin
 
 
 def _hold_out_of_reach(objects: list) -> None:

@@ -118,7 +118,7 @@ def settle_cpu_limit(limits) -> None:
     privilege: the answer cannot raise it again."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = max(1, int(limits.cpu_s)) + math.ceil(usage.ru_utime + usage.ru_stime)
-    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard != resource.RLIM_INFINITY:
         cpu = min(cpu, hard)
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))

@@ -2,10 +2,9 @@
 `Check`, and the `DrillSpec` base class with the generic parts (calls, output structure, comparison)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
-
-import math
 
 import numpy as np
 
