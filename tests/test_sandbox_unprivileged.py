@@ -21,6 +21,8 @@ from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_can
 from checker.sandbox.sweep import processes_of_uid
 
 HOSTILE = Path(__file__).parent / "hostile"
+# Read here, as root: the ordinary uid may not be able to reach the checkout (a clone in a 0700 folder)
+SOURCES = {p.stem: p.read_text() for p in HOSTILE.glob("*.py")}
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root "
                                 "to drop to one; as an ordinary user the other sandbox tests run this path")
 PR_SET_DUMPABLE = 4
@@ -88,7 +90,7 @@ def as_ordinary_user(script, dumpable: bool = True) -> dict:
 
 def _hostile(name, *args):
     wall_s = 0.3 if name == "fork_bomb" else 5.0  # only the fork bomb is meant to time out
-    r = run_candidate((HOSTILE / f"{name}.py").read_text(), "answer", [Call(args or (np.arange(3.0),))],
+    r = run_candidate(SOURCES[name], "answer", [Call(args or (np.arange(3.0),))],
                       filename=f"{name}.py", limits=Limits(wall_s=wall_s, memory_mb=512))
     return {"kind": r.error.kind if r.error else None, "notes": r.notes,
             "value": r.results[0].value if r.results and isinstance(r.results[0].value, (int, str, list, dict))
@@ -266,14 +268,22 @@ def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
 
     from checker.engine import check
 
-    verdicts = sorted((HOSTILE / "verdicts").glob("*.py"))
+    from checker.catalogue import variants
+    from checker.inputs import examples_for, expected_for
+
+    verdicts = [(path.stem, path.read_text()) for path in sorted((HOSTILE / "verdicts").glob("*.py"))]
+    heads = {name: dict(re.findall(r"^# (drill|framework|expect): (\S+)", text, re.M)) for name, text in verdicts}
+    for head in heads.values():  # loaded here, as root: the uid may not be able to read the checkout
+        examples_for(head["drill"], head["framework"], 0), expected_for(head["drill"], head["framework"], 0)
+        variants(head["drill"], head["framework"])
+    check(dict(verdicts)["gae_numpy_prints_a_fake_pass"], "gae", "numpy")  # and the modules a check imports
 
     def script():
         out = {}
-        for path in verdicts:
-            head = dict(re.findall(r"^# (drill|framework|expect): (\S+)", path.read_text(), re.M))
-            report = check(path.read_text(), head["drill"], head["framework"])
-            out[path.stem] = {"expect": head["expect"], "passed": report.passed,
+        for name, text in verdicts:
+            head = heads[name]
+            report = check(text, head["drill"], head["framework"])
+            out[name] = {"expect": head["expect"], "passed": report.passed,
                               "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
         return out
 
