@@ -17,9 +17,10 @@ from textual.screen import Screen
 
 from tui.palette import DrillCommands
 from tui.session import Clock, Session, utc_now
-from tui.widgets import textual_guards
+from tui.widgets import highlight_queries, textual_guards
 
 textual_guards.install()  # PageUp/PageDown in a palette not yet laid out must not crash the app
+highlight_queries.install()  # every code editor shares one compiled highlight query per language
 
 OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
                     "stats": ("tui.screens.stats", "StatsScreen")}
