@@ -557,8 +557,12 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
         got = {label: got_grad if got_grad is not None else (mm.got if isinstance(mm.got, str) else "no gradient")}
     else:
         fields = [f for f in (check.fields or spec.output_fields) if f in exp.outputs] or list(exp.outputs)
-        expected = {f: exp.outputs[f] for f in fields}
-        got = {f: fail.got.get(f) for f in fields} if fail.got is not None else {}
+        shown = spec.as_shown(exp.outputs, ex)
+        expected = {f: shown[f] for f in fields}
+        got = {}
+        if fail.got is not None:
+            shown = spec.as_shown(fail.got, ex)
+            got = {f: shown.get(f) for f in fields}
         if fail.detail and fail.got is None:
             got = {"result": fail.detail}
     return Counterexample(check.id, ex.label, inputs, expected, got, spec.where(mm) if mm else "")

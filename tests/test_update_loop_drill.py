@@ -228,3 +228,18 @@ def test_the_fix_prompts_claims_hold(fw):
     assert all(h["approx_kl"] == 0.0 and h["clip_frac"] == 0.0 for h in history)
     assert np.abs(theta - arrays["theta"]).max() > 0.01
     assert len(_run(_solution(fw), fw, arrays, target_kl=1e-9)[2]) == 1
+
+
+@pytest.mark.parametrize("mistake, ran", [("loop-no-early-stop", (1, 2)), ("loop-stats-not-reset", (2, 2))])
+def test_the_counterexample_shows_each_history_as_it_ran(mistake, ran):
+    """The statistics are compared one slot per planned epoch (NaN where the reference stopped); the
+    table shows the reference's history and the answer's own, an entry per epoch each of them ran."""
+    m = next(x for x in get_drill("ppo_update").mistakes if x.id == mistake)
+    report = check(m.source("numpy"), "ppo_update", "numpy")
+    cx = report.counterexample
+    assert cx is not None and (cx.expected["epochs"], cx.got["epochs"]) == ran
+    for side, epochs in ((cx.expected, ran[0]), (cx.got, ran[1])):
+        for key in ("approx_kl", "clip_frac"):
+            values = np.asarray(side[key], dtype=float)
+            assert values.shape == (epochs,) and np.isfinite(values).all(), (key, side[key])
+    assert "nan" not in report.render()

@@ -309,6 +309,12 @@ class DrillSpec:
                 Example(dict(arrays), dict(self.hyper_defaults), f"edge: {label} (defaults passed)",
                         relation=("defaults", "explicit"))]
 
+    def as_shown(self, outputs: dict, ex: Example) -> dict:
+        """The outputs (the reference's, or the answer's as extracted) as a counterexample shows them to
+        a person; by default as they are compared. A spec whose compared fields are padded or masked
+        shows what each side actually returned."""
+        return outputs
+
     def where(self, mismatch: Mismatch) -> str:
         """Where a mismatch sits, in the drill's words ("t = 2", "row 1, t = 0")."""
         if not mismatch.index:

@@ -271,6 +271,7 @@ class PpoUpdateSpec(NamedOutputsSpec):
                                                 "epochs: record one entry per epoch run")
         out["epochs"] = np.asarray(float(len(rows)))
         out["own_kl"] = np.array([r["approx_kl"] for r in rows])  # the answer's own, for the early-stop relation
+        out["own_clip_frac"] = np.array([r["clip_frac"] for r in rows])  # and as a counterexample shows it
         # Each epoch's statistics are compared on the epochs both runs made; how many ran is its own field.
         ref = self._reference_stats(ex)
         ran = int(ref["epochs"])
@@ -279,6 +280,22 @@ class PpoUpdateSpec(NamedOutputsSpec):
             out[key] = np.array([own[e] if e < len(own) and e < ran else (ref[key][e] if e < ran else np.nan)
                                  for e in range(E)])
         return out
+
+    def as_shown(self, outputs: dict, ex: Example) -> dict:
+        """Each side's statistics for the epochs it ran: the compared fields hold one slot per epoch of
+        the minibatch plan (NaN where the reference stopped, the reference's value where the answer did)."""
+        shown = dict(outputs)
+        if "epochs" in outputs:
+            shown["epochs"] = int(outputs["epochs"])  # a count (compared as a float)
+        if "own_kl" in outputs:  # the answer's, as extracted
+            shown["approx_kl"] = outputs["own_kl"]
+            shown["clip_frac"] = outputs.get("own_clip_frac", outputs.get("clip_frac"))
+        elif "epochs" in outputs:  # the reference's
+            ran = int(outputs["epochs"])
+            for key in ("approx_kl", "clip_frac"):
+                if key in outputs:
+                    shown[key] = np.asarray(outputs[key])[:ran]
+        return shown
 
     def _history(self, history) -> list[dict]:
         """One {"approx_kl", "clip_frac"} per epoch: a list of dicts (a dict of two lists is read too)."""
