@@ -47,6 +47,10 @@ class Counterexample:
     where: str = ""
 
 
+#: Error kinds of a check whose code never ran (see `Report.code_ran`).
+NOT_RUN = ("syntax", "missing-function")
+
+
 @dataclass
 class Report:
     drill: str
@@ -67,6 +71,12 @@ class Report:
     @property
     def mistake_ids(self) -> list[str]:
         return [d.id for d in self.diagnoses]
+
+    @property
+    def code_ran(self) -> bool:
+        """False when the code never ran: it does not compile, or defines no function of the drill (a
+        snippet, or a file checked against the wrong drill). Such a check is not an attempt at the drill."""
+        return not (self.error and self.error.get("kind") in NOT_RUN)
 
     def to_json(self) -> dict:
         """The report as JSON (what `ppo-drill check --json` prints): drill, framework, passed, checks, diagnoses, counterexample, error,

@@ -247,8 +247,10 @@ def test_check_preview_from_the_command_line_changes_no_schedule(_private_data_d
 
     assert build_parser().parse_args(["check", "a.py", "--preview"]).preview
     assert build_parser().parse_args(["watch", "a.py", "--preview"]).preview
-    report = SimpleNamespace(drill="gae", framework="numpy", passed=False, tests=None,
-                             diagnoses=[SimpleNamespace(id="gae-forward-scan", card="pitfall-gae-direction")])
+    from checker.report import Diagnosis, Report
+
+    report = Report(drill="gae", framework="numpy", passed=False,
+                    diagnoses=[Diagnosis("gae-forward-scan", "", "", "pitfall-gae-direction")])
     record_cli_check(report, SimpleNamespace(preview=True), "def gae(): pass\n")
     with open_store(_private_data_dir) as s:
         assert not s.attempts() and not s.fsrs_states("drill") and not s.reviews()

@@ -87,6 +87,57 @@ def test_drill_passed_late_is_hard_and_due_sooner_than_on_time(store):
 def test_drill_states_from_minute_steps_graduate(store):
     legacy = DrillSchedule(store, clock=lambda: T0, fuzz=False)
     legacy.record("gae", GOOD, now=T0)  # old default steps: due in 10 minutes
+    state = store.drill_state("gae")
+    del state["sitting"]  # as versions that rated every check wrote it
+    store.set_drill_state("gae", state)
     assert store.drill_states()["gae"] <= T0 + timedelta(minutes=10)
     _check(store, T0 + timedelta(minutes=20), passed=True, mistakes=(), drill="gae")
     assert store.drill_states()["gae"] >= T0 + timedelta(days=2)
+
+
+def _fsrs(store, drill="gae"):
+    state = store.drill_state(drill)
+    return (state["stability"], state["difficulty"], state["due"], state["last_review"])
+
+
+def test_a_sitting_of_failed_checks_and_a_pass_is_one_pass(tmp_path, store):
+    """Checks until it passes are one review of the drill, rated by the pass: the same state as a
+    single pass at the time of the last check, not four lapses that leave it at the top difficulty."""
+    for k in range(4):
+        _check(store, T0 + timedelta(minutes=3 * k))
+    last = T0 + timedelta(minutes=12)
+    _check(store, last, passed=True, mistakes=())
+    with open_store(tmp_path / "once") as once:
+        _check(once, last, passed=True, mistakes=())
+        assert _fsrs(store) == _fsrs(once)
+    assert store.drill_states()["gae"] >= last + timedelta(days=2)
+    assert len(store.attempts()) == 5  # every check is still an attempt in the record
+
+
+def test_a_failed_check_after_the_pass_keeps_the_sittings_pass(store):
+    _check(store, T0, passed=True, mistakes=())
+    passed = _fsrs(store)
+    _check(store, T0 + timedelta(minutes=30))  # broken again while tidying up
+    assert _fsrs(store)[:2] == passed[:2] and store.drill_states()["gae"] >= T0 + timedelta(days=2)
+
+
+def test_a_check_after_the_sitting_is_a_new_review(store):
+    _check(store, T0, passed=True, mistakes=())
+    first = _fsrs(store)
+    later = T0 + DrillSchedule.SITTING + timedelta(minutes=1)
+    _check(store, later)  # failed, in a new sitting: a lapse of the drill passed before
+    state = store.drill_state("gae")
+    assert state["last_review"] != first[3] and state["sitting"]["before"]["last_review"] == first[3]
+    assert store.drill_states()["gae"] <= later + timedelta(days=1)
+
+
+@pytest.mark.parametrize("sitting", [{"started": "not a date", "rating": 3, "before": None},
+                                     {"started": T0.isoformat(), "rating": 9, "before": None},
+                                     {"started": T0.isoformat(), "rating": 3, "before": {"due": 1}}, "x"])
+def test_a_sitting_that_cannot_be_read_starts_a_new_one(store, sitting):
+    _check(store, T0, passed=True, mistakes=())
+    state = store.drill_state("gae")
+    state["sitting"] = sitting
+    store.set_drill_state("gae", state)
+    _check(store, T0 + timedelta(minutes=5))
+    assert store.drill_state("gae")["sitting"]["started"] == (T0 + timedelta(minutes=5)).isoformat()

@@ -19,8 +19,9 @@ def run_app(args: argparse.Namespace) -> int:
 
 def record_cli_check(report, args, source: str) -> None:
     """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
-    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule). Progress problems
-    never spoil the check's output: one warning line on stderr."""
+    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule). A file that never
+    ran (`Report.code_ran`) is not an attempt. Progress problems never spoil the check's output: one
+    warning line on stderr."""
     from datetime import datetime, timezone
 
     try:
@@ -32,6 +33,10 @@ def record_cli_check(report, args, source: str) -> None:
             target = get_drill(report.drill).target_minutes
         except KeyError:
             return  # not a drill of ours (nothing to record against)
+        if not report.code_ran:  # as in the app's paste screen: a file that never ran is no attempt
+            print(f"ppo-drill: not counted as an attempt at {report.drill}: the code did not run",
+                  file=sys.stderr)
+            return
         from cards.progress.json_io import MAX_STORED_CODE
 
         if len(source) > MAX_STORED_CODE:

@@ -51,6 +51,26 @@ def _fsrs_id(key: str) -> int:
     return zlib.crc32(key.encode("utf-8"))
 
 
+def _sitting(state: dict | None, now: datetime, length: timedelta):
+    """(start, state before it, best rating so far) of the sitting `now` belongs to, or (None, None,
+    None) when it starts a new one: no sitting recorded, one that began more than `length` before
+    `now` (or after it), or one that cannot be read back (an edited or foreign export)."""
+    sitting = state.get("sitting") if isinstance(state, dict) else None
+    if not isinstance(sitting, dict):
+        return None, None, None
+    try:
+        started = _utc(datetime.fromisoformat(sitting["started"]))
+        best = fsrs.Rating(int(sitting["rating"]))
+        before = sitting["before"]
+        if before is not None:
+            fsrs.Card.from_dict(before)
+    except (KeyError, TypeError, ValueError):
+        return None, None, None
+    if not started <= now < started + length:
+        return None, None, None
+    return started, before, best
+
+
 def _check_rating(rating: int) -> fsrs.Rating:
     if rating not in (1, 2, 3, 4):
         raise ValueError(f"rating must be 1 (Again), 2 (Hard), 3 (Good) or 4 (Easy), got {rating!r}")
@@ -254,8 +274,17 @@ class DrillSchedule:
     """The same FSRS over drill ids: a drill's outcome is rated like a card, so drills come back
     when they are due, as cards do.
 
+    A drill is worked on in sittings: a candidate checks, fixes, checks again until it passes, and a
+    card is recalled once. So all the ratings of one drill within `SITTING` of the sitting's first are
+    one FSRS review, rated by the sitting's best outcome: each re-rates the drill from its state before
+    the sitting (kept beside the FSRS state, under "sitting"). Five failed checks and a pass are one
+    pass, not five lapses that leave the drill at the highest difficulty.
+
     State lives in the store's drill table; no review log beyond the drill attempts themselves.
     """
+
+    #: How long after a sitting's first rating a drill's ratings still belong to that sitting.
+    SITTING = timedelta(hours=3)
 
     def __init__(self, store: ProgressStore, clock: Clock = utc_now, fuzz: bool = True) -> None:
         self.store = store
@@ -263,15 +292,24 @@ class DrillSchedule:
         self.fsrs = fsrs.Scheduler(enable_fuzzing=fuzz)
 
     def record(self, drill_id: str, rating: int, now: datetime | None = None) -> datetime:
-        """Rate a drill (1 Again .. 4 Easy); returns when it is next due."""
+        """Rate a drill (1 Again .. 4 Easy) in its current sitting (or a new one); returns when it is
+        next due."""
         fsrs_rating = _check_rating(rating)
         now = _utc(now if now is not None else self.clock())
         with self.store.transaction():
             state = self.store.drill_state(drill_id)
-            card = (fsrs.Card.from_dict(state) if state is not None
-                    else fsrs.Card(card_id=_fsrs_id(drill_id), due=now))
-            after, _ = self.fsrs.review_card(card, fsrs_rating, now)
-            self.store.set_drill_state(drill_id, after.to_dict())
+            started, before, best = _sitting(state, now, self.SITTING)
+            if started is None:  # a new sitting, from the state as it stands
+                started, best = now, fsrs_rating
+                before = {k: v for k, v in state.items() if k != "sitting"} if state is not None else None
+            else:
+                best = fsrs.Rating(max(int(best), int(fsrs_rating)))
+            card = fsrs.Card.from_dict(before) if before is not None else fsrs.Card(card_id=_fsrs_id(drill_id),
+                                                                                   due=started)
+            after, _ = self.fsrs.review_card(card, best, now)
+            written = after.to_dict()
+            written["sitting"] = {"started": started.isoformat(), "rating": int(best), "before": before}
+            self.store.set_drill_state(drill_id, written)
         return after.due
 
     def due(self, now: datetime | None = None, drill_ids: Iterable[str] | None = None) -> list[str]:

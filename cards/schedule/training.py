@@ -1,7 +1,8 @@
 """What a checked drill attempt does to a candidate's training plan (the loop that ties drills to
 cards): the attempt is recorded, every named mistake sends its card back as an Again review made by the
 checker, and the drill itself is rated on its own FSRS schedule (passed within target = Good, passed
-late = Hard, failed = Again), so drills are spaced like cards, but in days from the first attempt (`drill_schedule`).
+late = Hard, failed = Again), so drills are spaced like cards, but in days from the first attempt (`drill_schedule`),
+and once per sitting: the checks of a drill within `DrillSchedule.SITTING` are one review, rated by their best.
 
 Called by the app and by `ppo-drill check` / `watch` (through `tui.cli`'s hook); the checker itself
 knows nothing of progress.

@@ -94,6 +94,9 @@ start from code with one real-world mistake in it. Filter by topic, difficulty, 
 ## Drill workspace
 The prompt on the left, your code on the right, the clock counting down from the target time
 (overtime is shown, never enforced). Your answer is saved as you type and reopened next time.
+Every run of the checks is kept in your record; the drill's schedule rates each sitting once, by its
+best run (passed within the target Good, passed late Hard, never passed Again), so checking until it
+passes counts as one pass.
 
 | key | does |
 | --- | --- |

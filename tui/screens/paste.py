@@ -25,7 +25,6 @@ from tui.widgets.textual_guards import Header
 COUNTING = ("A paste that runs counts as an untimed attempt at its drill; one that does not run "
             "(syntax error, no drill function) is not counted.")
 #: Errors that mean the code never ran: such a paste is not an attempt.
-NOT_RUN = ("syntax", "missing-function")
 
 
 class PasteScreen(CheckRunner, Screen):
@@ -111,7 +110,7 @@ class PasteScreen(CheckRunner, Screen):
         drill = next((d for d in session.drills if d.id == report.drill), None)
         if drill is None or session.store is None:
             return
-        if report.error and report.error.get("kind") in NOT_RUN:
+        if not report.code_ran:
             self.notify("Not counted as an attempt: the code did not run.", timeout=6)
             return
         try:
