@@ -97,3 +97,56 @@ async def test_ctrl_n_clears_the_box_and_ctrl_z_brings_it_back(size):
         assert editor.text == "" and app.focused is editor
         await pilot.press("ctrl+z")
         assert editor.text == "x = 1\ny = 2\n"
+
+
+def _long_answer(chars: int) -> str:
+    code = get_drill("gae").solution("numpy")
+    filler = "".join(f"# a note the candidate left in the file, line {i}\n" for i in range(chars // 40))
+    return code + filler
+
+
+async def test_a_long_file_loads_as_plain_text_and_is_checked(tmp_path):
+    """A file far over the highlighting limit loads at once as plain text (highlighted, such a file
+    froze the app) and is checked whole; clearing the box brings highlighting back."""
+    from tui.widgets.code_editor import HIGHLIGHT_LIMIT
+
+    code = _long_answer(300_000)
+    path = tmp_path / "long.py"
+    path.write_text(code)
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_paste(pilot)
+        editor = screen.query_one("#paste-editor", TextArea)
+        assert editor.language == "python"
+        await pilot.press("ctrl+o", *str(path), "enter")
+        await pilot.pause()
+        assert editor.text == code and editor.language is None
+        assert any(f"Over {HIGHLIGHT_LIMIT:,} characters" in n.message for n in app._notifications)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.query_one("#paste-results").report.drill == "gae"  # checked (a scripted checker)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert editor.text == "" and editor.language == "python"
+
+
+async def test_a_long_paste_is_inserted_as_plain_text():
+    from textual.events import Paste
+
+    from tui.widgets.code_editor import HIGHLIGHT_LIMIT
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_paste(pilot)
+        editor = screen.query_one("#paste-editor", TextArea)
+        short = get_drill("gae").solution("numpy")
+        app.post_message(Paste(short))  # as the terminal driver delivers it
+        await pilot.pause()
+        assert editor.text == short and editor.language == "python"
+        long = _long_answer(2 * HIGHLIGHT_LIMIT)
+        app.post_message(Paste(long))
+        await pilot.pause()
+        assert editor.text == short + long and editor.language is None
+        assert editor.cursor_location == editor.document.end  # after the paste, as any paste leaves it

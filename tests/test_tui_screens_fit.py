@@ -89,9 +89,9 @@ async def test_editor_auto_indents_after_enter(size):
         from textual import events
 
         code = "def g():\n    return 2\n"
-        paste_area.post_message(events.Paste(code))
+        pilot.app.post_message(events.Paste(code))  # as the terminal driver delivers it
         await pilot.pause()
-        assert paste_area.text.startswith(code) and "        return" not in paste_area.text
+        assert paste_area.text == code
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,15 +1,53 @@
 """`CodeEditor`: the Python editor of the drill, paste and mock screens — Textual's code editor plus
 auto-indent, so typing Python line by line keeps its blocks: Enter indents the new line to the
 previous line's level, one level more after a line ending in ":". Pasted text (a terminal paste
-arrives as one Paste event, not as keys) is inserted exactly as it was copied."""
+arrives as one Paste event, not as keys) is inserted exactly as it was copied.
+
+Code longer than `HIGHLIGHT_LIMIT` characters is shown without syntax highlighting: Textual's
+tree-sitter parse reads the document through a callback whose cost grows faster than the text
+(about 3 s to load 100,000 characters; at 300,000 the app froze while its memory climbed), and
+plain text loads at once. Highlighting comes back once the code is short enough again."""
 from __future__ import annotations
 
 from textual import events
 from textual.widgets import TextArea
 
+#: The longest code (in characters) the editor highlights.
+HIGHLIGHT_LIMIT = 30_000
+
 
 class CodeEditor(TextArea):
     """A `TextArea` whose Enter carries the indentation on (create with `CodeEditor.code_editor`)."""
+
+    _language_for_size: str | None = None  # the language switched off while the code is too long
+
+    def load_text(self, text: str) -> None:
+        self._fit_language(len(text))
+        super().load_text(text)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """Before `TextArea._on_paste` inserts the paste (Textual calls each class's handler in turn)."""
+        if not self.read_only:
+            self._fit_language(len(self.text) + len(event.text))
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self._language_for_size is not None:  # shortened far enough to highlight again?
+            self._fit_language(len(self.text))
+
+    def _fit_language(self, size: int) -> None:
+        """Plain text for code of `size` characters over the limit (before it is parsed), the
+        language back once it is within it."""
+        selection = self.selection  # a new document starts at the top; the cursor stays where it was
+        if size > HIGHLIGHT_LIMIT and self.language is not None:
+            self._language_for_size = self.language
+            self.language = None
+            self.notify(f"Over {HIGHLIGHT_LIMIT:,} characters: the code is shown without highlighting.",
+                        timeout=6)
+        elif size <= HIGHLIGHT_LIMIT and self._language_for_size is not None:
+            self.language, self._language_for_size = self._language_for_size, None
+        else:
+            return
+        self.selection = selection
 
     def indent_after(self, line: str) -> str:
         """The indentation a new line gets after `line` (the text left of the cursor)."""
