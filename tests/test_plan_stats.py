@@ -123,7 +123,15 @@ def test_summary_is_json_and_text(store):
     assert data["pitfalls"][0]["mistake"] == "gae-forward-scan"
     text = format_summary(data)
     assert "Retention (review cards, your ratings): 67%" in text
-    assert "gae-forward-scan" in text and "gae best 5.0 min / target 10 min 1/1 passed" in " ".join(text.split())
+    assert "gae-forward-scan" in text and "gae best 5.0 min / target 10 min 1/1 timed passed" in " ".join(text.split())
+    assert "of all checks" not in text  # every check of gae was timed
+    # untimed checks (the command line, a paste) are counted beside the timed ones, not hidden
+    store.record_attempt("gae", framework="numpy", started_at=NOW, passed=False, mistakes=[])
+    store.record_attempt("gae", framework="numpy", started_at=NOW, passed=True, mistakes=[])
+    data = summary(store, NOW, days=14, drills=load_drills(), deckset=load_decks())
+    (gae,) = [t for t in data["drill_times"] if t["drill"] == "gae"]
+    assert (gae["passes"], len(gae["attempts"]), gae["checks_passed"], gae["checks"]) == (1, 1, 2, 3)
+    assert "1/1 timed passed (2/3 of all checks" in " ".join(format_summary(data).split())
 
 
 def test_stats_cli_json_prints_one_object(capsys, tmp_path):

@@ -210,6 +210,10 @@ def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequ
     weekly = retention(store, now, days, "week")
     per_day = reviews_per_day(store, now, days)
     times = drill_times(store, drills)
+    checks: dict[str, tuple[int, int]] = {}  # every recorded check of a drill, timed or not: (all, passed)
+    for a in store.attempts():
+        n, ok = checks.get(a.drill_id, (0, 0))
+        checks[a.drill_id] = (n + 1, ok + bool(a.passed))
     return {
         "generated_at": utc_iso(now),
         "days": days,
@@ -227,6 +231,7 @@ def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequ
         "drills_due": DrillSchedule(store).due(now),
         "drill_times": [{"drill": t.drill_id, "title": t.title, "target_s": t.target_s,
                          "best_s": t.best_s, "passes": t.passes,
+                         "checks": checks.get(t.drill_id, (0, 0))[0], "checks_passed": checks.get(t.drill_id, (0, 0))[1],
                          "attempts": [{"at": utc_iso(at), "elapsed_s": round(e, 1), "passed": ok,
                                        "within_target": t.target_s is not None and ok and e <= t.target_s}
                                       for at, e, ok in t.attempts]} for t in times],
@@ -264,7 +269,9 @@ def format_summary(data: dict) -> str:
         best = "-" if t["best_s"] is None else f"{t['best_s'] / 60:.1f} min"
         target = "-" if t["target_s"] is None else f"{t['target_s'] / 60:.0f} min"
         lines.append(f"  {t['drill']:<24} best {best:>9} / target {target:>6}  "
-                     f"{t['passes']}/{len(t['attempts'])} passed")
+                     f"{t['passes']}/{len(t['attempts'])} timed passed"
+                     + (f" ({t['checks_passed']}/{t['checks']} of all checks, untimed ones from the command "
+                        "line or a paste included)" if t.get("checks", 0) > len(t["attempts"]) else ""))
     lines += ["", "Mock interviews:"]
     if not data["mocks"]:
         lines.append("  none finished yet (ppo-drill mock)")

@@ -230,13 +230,14 @@ class StatsScreen(Screen):
         plot.refresh()
         table = self.query_one("#drill-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("drill", "target", "best pass", "last", "passed", "within target")
+        table.add_columns("drill", "target", "best pass", "last", "timed passed", "within target", "all checks")
         for t in times:
             last = t["attempts"][-1]["elapsed_s"] if t["attempts"] else None
             within = sum(1 for a in t["attempts"] if a["within_target"])
             name = Text(t["drill"], style=colors.get(t["drill"], ""))
             table.add_row(name, _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
-                          f"{t['passes']}/{len(t['attempts'])}", str(within), key=t["drill"])
+                          f"{t['passes']}/{len(t['attempts'])}", str(within),
+                          f"{t.get('checks_passed', 0)}/{t.get('checks', 0)}", key=t["drill"])
 
     def _mocks(self, mocks: list[dict]) -> None:
         plot = self.query_one("#plot-mocks", PlotextPlot)
