@@ -456,3 +456,40 @@ async def test_a_broken_drill_file_is_named_and_the_cards_still_work(monkeypatch
         assert any("drills/gae/drill.yaml" in n.message for n in app._notifications)
         await pilot.press("r")
         assert isinstance(app.screen, ReviewScreen) and app.screen.card is not None
+
+
+async def test_the_side_pane_scrolls_from_the_keyboard():
+    """alt+down / alt+up page the prompt or the results while the editor keeps the cursor; with the
+    pane alone (f3 twice) it takes the keys, so page keys and end scroll it."""
+    from textual.containers import VerticalScroll
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        screen = await open_drill(pilot, app, "actor_loss")
+        prompt = screen.query_one("#tab-prompt VerticalScroll", VerticalScroll)
+        assert prompt.max_scroll_y > 0 and prompt.scroll_y == 0
+        await pilot.press("alt+down")
+        await pilot.pause()
+        assert prompt.scroll_y > 0 and app.focused is screen.editor
+        await pilot.press("alt+up")
+        await pilot.pause()
+        assert prompt.scroll_y == 0
+        mistake = get_drill("actor_loss").mistakes[0]
+        screen.editor.load_text(mistake.source("torch"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        results = screen.results
+        assert screen.query_one("#ws-side").active == "tab-results" and results.max_scroll_y > 0
+        await pilot.press("alt+down")
+        await pilot.pause()
+        assert results.scroll_y > 0 and app.focused is screen.editor
+        await pilot.press("f3", "f3")  # the pane alone
+        await pilot.pause()
+        assert app.focused is results
+        await pilot.press("end")
+        await pilot.pause()
+        assert results.scroll_y == results.max_scroll_y
+        await pilot.press("home")
+        await pilot.pause()
+        assert results.scroll_y == 0

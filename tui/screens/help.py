@@ -103,7 +103,8 @@ passes counts as one pass.
 | `ctrl+r` | run the checks (a second run replaces the first) |
 | `ctrl+t` | the next hint (three levels) |
 | `f2` | switch between prompt, hints and results |
-| `f3` | layout: side by side, the editor alone, the prompt alone (for small terminals) |
+| `f3` | layout: side by side, the editor alone, the prompt alone (for small terminals; arrows and page keys scroll it) |
+| `alt+down` `alt+up` | page the prompt, hints or results down / up from the editor |
 | `ctrl+l` | review the card of the named mistake |
 | `ctrl+b` | pause / resume the clock |
 | `ctrl+f` | switch framework (numpy / torch) |

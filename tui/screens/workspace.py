@@ -44,6 +44,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
         Binding("f2", "next_tab", "Tabs", tooltip="Prompt, hints, results"),
         Binding("f3", "layout", "Wide", tooltip="Side by side, editor alone, prompt alone"),
+        Binding("alt+down", "scroll_side(1)", "Scroll", show=False, tooltip="Page the prompt, hints or results down"),
+        Binding("alt+up", "scroll_side(-1)", "Scroll", show=False, tooltip="Page the prompt, hints or results up"),
         Binding("ctrl+l", "card", "Card", tooltip="Review the named mistake's card"),
         Binding("ctrl+b", "pause", "Pause", tooltip="Pause or resume the clock"),
         Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
@@ -245,6 +247,21 @@ class WorkspaceScreen(CheckRunner, Screen):
         order = ["tab-prompt", "tab-hints", "tab-results"]
         self._show_side(order[(order.index(tabs.active) + 1) % len(order)])
 
+    def _side_scroller(self):
+        """The scrolling part of the side pane's open tab (the results panel scrolls itself)."""
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == "tab-results":
+            return self.results
+        return self.query_one(f"#{tabs.active} VerticalScroll", VerticalScroll)
+
+    def action_scroll_side(self, direction: int) -> None:
+        """Page the prompt, hints or results while the editor keeps the cursor."""
+        main = self.query_one("#ws-main")
+        if main.has_class("-wide-editor"):
+            main.remove_class("-wide-editor")
+        scroller = self._side_scroller()
+        (scroller.scroll_page_down if direction > 0 else scroller.scroll_page_up)(animate=False)
+
     LAYOUTS = ("", "-wide-editor", "-wide-side")
 
     def action_layout(self) -> None:
@@ -255,7 +272,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         main.remove_class(*self.LAYOUTS[1:])
         if following:
             main.add_class(following)
-        (self.editor if following != "-wide-side" else self.query_one(TabbedContent)).focus()
+        # the pane alone takes the keys: arrows, page keys, home and end scroll it (f2 still switches tabs)
+        (self.editor if following != "-wide-side" else self._side_scroller()).focus()
 
     def action_pause(self) -> None:
         paused = self.query_one(Countdown).toggle()
