@@ -248,3 +248,6 @@ def test_wrap_code_line_breaks_after_brackets_and_commas():
     assert wrap_code_line(line, 80) == [line]
     assert wrap_code_line(line, 30) == ["compute_gae(rewards, values,", "    dones, gamma=0.99,", "    lam=0.95)"]
     assert all(len(piece) <= 24 for piece in wrap_code_line(line, 24))
+    # a formula breaks at its commas while they are enough, not inside its brackets
+    formula = "loss = 0.5 * mean(max((V - R)^2, (V_clip - R)^2))"
+    assert wrap_code_line(formula, 36) == ["loss = 0.5 * mean(max((V - R)^2,", "    (V_clip - R)^2))"]

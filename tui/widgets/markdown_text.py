@@ -17,20 +17,29 @@ from rich.syntax import Syntax
 from textual.widgets import Static
 
 _BREAK = re.compile(r"(?<=[(\[{,])\s*")
+_COMMA = re.compile(r"(?<=,)\s*")
 
 
 def wrap_code_line(line: str, width: int) -> list[str]:
-    """`line` in pieces of at most `width` characters where it can be, broken after `(`, `[`, `{` or a
-    comma; continuation lines are indented four spaces past the line's own indent (an indent deeper
-    than a quarter of the width is cut to that, since it no longer lines anything up). A piece with no
-    break point in it stays whole (Rich then folds it)."""
+    """`line` in pieces of at most `width` characters where it can be: broken after commas first (a
+    break after a bracket inside a formula, `max((` then `V - R)^2, (`, misreads it), then, for a
+    piece still too wide, after `(`, `[`, `{` or a comma; continuation lines are indented four spaces
+    past the line's own indent (an indent deeper than a quarter of the width is cut to that, since it
+    no longer lines anything up). A piece with no break point in it stays whole (Rich then folds it)."""
     if len(line) <= width or width < 12:
+        return [line]
+    return [piece for part in _wrap(line, width, _COMMA)
+            for piece in ([part] if len(part) <= width else _wrap(part, width, _BREAK))]
+
+
+def _wrap(line: str, width: int, breaks: re.Pattern) -> list[str]:
+    if len(line) <= width:
         return [line]
     own = min(len(line) - len(line.lstrip()), width // 4)
     line = " " * own + line.lstrip()
     indent = " " * (own + 4)
     pieces, current = [], ""
-    for part in (p for p in _BREAK.split(line) if p):
+    for part in (p for p in breaks.split(line) if p):
         if current.strip() and len(current + part) > width:
             pieces.append(current.rstrip())
             part = part.lstrip()  # less indent rather than a name folded in two
