@@ -129,3 +129,20 @@ def test_report_json_round_trip_keeps_the_grading():
     report = check(get_drill("test-value-loss").starter("numpy"), drill="test-value-loss", framework="numpy")
     again = report_from_json(report.to_json())
     assert again.tests == report.tests and "caught 1 of" in again.render()
+
+
+def test_a_test_that_fails_on_right_answers_catches_nothing():
+    """A catch is a failure on a bug by a test that passes on every right answer: `assert False`
+    fails on each bug too, and is a false alarm, not nine catches."""
+    report = grade_hostile("always_fails.py")
+    t = report.tests
+    assert not report.passed and t["false_alarms"] >= 1 and t["caught"] == 0
+    assert all(not b["caught"] and b["by"] == [] for b in t["bugs"])
+    first = next(c for c in report.checks if c.id.startswith("catches:"))
+    assert "fail on a right answer" in first.message
+    # beside tests that do their job, it takes nothing away from what they catch
+    good = get_drill("test-gae").solution("numpy")
+    report = check(good + "\n\ndef test_always_fails():\n    assert False\n", drill="test-gae", framework="numpy")
+    t = report.tests
+    assert not report.passed and t["false_alarms"] >= 1 and t["caught"] == t["known"]
+    assert all("test_always_fails" not in b["by"] for b in t["bugs"])

@@ -150,7 +150,11 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
 
     model_failed = {r[0] for r in (model_rows or []) if r[1] != "passed"}
     right, bugs, false_alarms = [], [], 0
-    for impl, (rows, error) in outcomes.items():
+    # Right answers first: a test that fails on a right answer (a false alarm) fails whatever it is given,
+    # so its failing on a bug catches nothing; a bug counts as caught by the tests that pass on them all.
+    ordered = sorted(outcomes.items(), key=lambda item: item[0].kind != "right")
+    untrusted: set[str] = set()
+    for impl, (rows, error) in ordered:
         if impl.kind == "right":
             if rows is None:
                 why = error.message if error is not None else "the test file did not report its results"
@@ -165,19 +169,29 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                     + (f" — {f['reason']}" if f["reason"] else "") for f in failures[:3])
             ok = not failures
             false_alarms += not ok
+            untrusted.update(f["test"] for f in failures if f["test"])
             right.append({"id": impl.id, "title": impl.title, "passed": ok, "failures": failures})
             report.checks.append(CheckResult(f"right:{impl.id}", f"passes on {impl.title}", ok,
                                              "" if ok else "False alarm: " + msg))
         else:
-            by = [name for name, outcome, _, _ in (rows or []) if outcome != "passed"]
+            failing = [name for name, outcome, _, _ in (rows or []) if outcome != "passed"]
+            by = [name for name in failing if name not in untrusted]
             caught = bool(by)
             nudge = drill.nudges.get(impl.id, "")
             bugs.append({"id": impl.id, "title": impl.title, "card": impl.card, "caught": caught,
                          "by": by, "nudge": nudge})
             by_text = f" (by {', '.join(by[:3])}{' ...' if len(by) > 3 else ''})" if caught else ""
             card = f" Review: ppo-drill review (card {impl.card})." if impl.card else ""
+            if caught:
+                message = ""
+            elif failing:
+                message = (f"Only tests that also fail on a right answer fail here ({', '.join(failing[:3])}"
+                           f"{' ...' if len(failing) > 3 else ''}): a test that fails everywhere catches "
+                           f"nothing. Fix the false alarms first. {nudge}{card}")
+            else:
+                message = f"No test catches it. {nudge}{card}"
             report.checks.append(CheckResult(f"catches:{impl.id}", f"catches: {impl.title} [{impl.id}]{by_text}",
-                                             caught, "" if caught else f"No test catches it. {nudge}{card}"))
+                                             caught, message))
     caught_n = sum(b["caught"] for b in bugs)
     report.tests = {"caught": caught_n, "known": len(bugs), "false_alarms": false_alarms,
                     "tests": [r[0] for r in (model_rows or [])], "bugs": bugs, "right": right}

@@ -1,4 +1,4 @@
-# Fails every implementation: catches every bug, and rejects every right answer.
+# Fails every implementation: rejects every right answer, so its failures on the bugs catch nothing.
 from solution import compute_gae
 
 
