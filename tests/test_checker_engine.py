@@ -94,6 +94,10 @@ def test_counterexample_tables_show_integer_inputs_as_integers():
     text = check(m.source("numpy"), "token_logprobs", "numpy").render()
     ids = next(line for line in text.splitlines() if line.strip().startswith("input_ids"))
     assert "." not in ids.split("input_ids", 1)[1], ids
+    # a count among the outputs (compared as a float) is shown as the count it is
+    m = next(m for m in get_drill("actor_loss").mistakes if m.id == "mask-ignored")
+    cx = check(m.source("torch"), "actor_loss", "torch").counterexample
+    assert type(cx.expected["valid_tokens"]) is int and type(cx.got["valid_tokens"]) is int
 
 
 def test_lam_zero_sentence_names_the_step():

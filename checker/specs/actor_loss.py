@@ -178,6 +178,17 @@ class ActorLossSpec(LossSpec):
         outputs = {"loss": loss.detach().numpy(), **{k: np.asarray(float(metrics[k])) for k in METRICS}}
         return Expected(outputs, {"log_probs_new": new.grad.numpy().copy(), "log_probs_old": None, "advantages": None})
 
+    def as_shown(self, outputs: dict, ex: Example) -> dict:
+        """valid_tokens is a count: compared as a float, shown as the integer it is."""
+        shown = dict(outputs)
+        count = outputs.get("valid_tokens")
+        try:
+            if count is not None and float(count) == int(float(count)):
+                shown["valid_tokens"] = int(float(count))
+        except (TypeError, ValueError, OverflowError):
+            pass
+        return shown
+
     def extract(self, value, ex: Example, framework: str) -> dict:
         if not isinstance(value, (tuple, list)) or len(value) != 2:
             raise OutputProblem("output-type", "compute_actor_loss must return (loss, metrics); yours returned "
