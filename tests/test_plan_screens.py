@@ -128,6 +128,12 @@ async def test_leaving_and_continuing_a_mock(tmp_path):
         await pilot.pause()
         item = first.session.current
         first.query_one("#drill-editor").load_text("# my half-written answer\n")
+        await pilot.press("ctrl+r")  # a run of the checks that fails
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = first.query_one("#drill-view").results.report
+        assert shown is not None and not shown.passed
         clock.advance(seconds=100)
         await pilot.press("escape")  # leave the screen; the mock stays saved
         await pilot.pause()
@@ -142,6 +148,8 @@ async def test_leaving_and_continuing_a_mock(tmp_path):
         assert s.mock_id == first.session.mock_id and s.current == item
         assert s.elapsed_s() == 100 and s.pauses[-1].reason == "closed"
         assert again.query_one("#drill-editor").text == "# my half-written answer\n"
+        back = again.query_one("#drill-view").results.report  # the last run is shown again
+        assert back is not None and back.to_json() == shown.to_json()
 
         def refuse(**kwargs):
             raise StoreError("cannot write to progress.sqlite3: disk I/O error")

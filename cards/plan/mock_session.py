@@ -34,6 +34,7 @@ class ItemResult:
     attempt_ids: list[int] = field(default_factory=list)
     answer: str = ""
     code: str = ""  # a drill's last code run through the checks (or left when giving up)
+    last_report: dict | None = None  # the checker's report on that run, as JSON, shown again on return
 
     @property
     def time_s(self) -> float | None:
@@ -226,16 +227,19 @@ class MockSession:
         self._save()
         self.tick()
 
-    def submit_drill(self, passed: bool, mistakes: Iterable[Any] = (), code: str = "") -> ItemResult:
+    def submit_drill(self, passed: bool, mistakes: Iterable[Any] = (), code: str = "",
+                     report: dict | None = None) -> ItemResult:
         """Record one run of the checks on the current drill: passed completes the item, a fail
         keeps it open (fix and run again, or `give_up()`). Named mistakes are (id, card) pairs,
-        ids or dicts; with a store the run is a recorded attempt (see the class docstring)."""
+        ids or dicts; with a store the run is a recorded attempt (see the class docstring).
+        `report`: the checker's report as JSON, kept so a mock continued later shows it again."""
         item = self._require_item("drill")
         result = self.results[-1]
         now = self.now()
         entries = _mistake_entries(mistakes)
         result.runs += 1
         result.code = code
+        result.last_report = report
         for entry in entries:
             if entry["id"] not in {m["id"] for m in result.mistakes}:
                 result.mistakes.append(entry)

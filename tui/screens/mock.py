@@ -315,11 +315,25 @@ class MockScreen(CheckRunner, Screen):
             saved = self._load_answer(item)
             self._drill.show(item, drill.title, prompt,
                              saved if saved is not None else drill.starter(item.framework))
+            self._show_last_report(item)
         else:
             card = self._deckset().by_id.get(item.ref)
             front, back = card.text(self._lang()) if card else (item.title, "(this card left the decks)")
             self.query_one(MockQuestion).show(item.index, front, back, item.ref)
         self.refresh_bindings()
+
+    def _show_last_report(self, item) -> None:
+        """A drill's last run of the checks, when the mock is continued after leaving it."""
+        from checker.report import report_from_json
+
+        result = next((r for r in self.session.results if r.index == item.index), None)
+        if result is None or not result.last_report:
+            return
+        try:
+            report = report_from_json(result.last_report)
+        except (KeyError, TypeError, ValueError):
+            return  # a record this version cannot read: the panel starts empty, as before a run
+        self._drill.results.show_report(report, reveal=self._coached)
 
     def _load_answer(self, item) -> str | None:
         try:
@@ -471,7 +485,8 @@ class MockScreen(CheckRunner, Screen):
             return  # the candidate moved on (or time ran out) while the checks ran
         mistakes = [(d.id, d.card) for d in report.diagnoses]
         try:
-            self._act(lambda: s.submit_drill(report.passed, mistakes, code=context["code"]))
+            self._act(lambda: s.submit_drill(report.passed, mistakes, code=context["code"],
+                                             report=report.to_json()))
         except Exception as exc:  # noqa: BLE001 - a store failure must not lose the verdict
             self.notify(f"The attempt was not recorded: {exc}", severity="error", timeout=20)
             return
