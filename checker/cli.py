@@ -126,8 +126,11 @@ def read_source(path: str) -> str:
         return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                         f"offset {exc.start}); save the answer as a plain-text .py file") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None,
@@ -140,6 +143,12 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
 
     if drill is None:
         drill = drill_from_source(source)
+        if drill is not None:
+            try:
+                drill = _get_drill(drill).id
+            except UsageError as exc:
+                raise UsageError(f"the file's `# ppo-drill drill: {drill}` line names an {exc} "
+                                 "(fix that line, or pass --drill ID)") from None
     if drill is not None:
         drill = _get_drill(drill).id  # either spelling: policy-loss is policy_loss
     limits = None
@@ -181,10 +190,11 @@ def cmd_drills(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
         return 0
     width = max(len(r["id"]) for r in rows)
+    topic_width = max(len(r["topic"]) for r in rows)
     for r in rows:
-        mark = {"pitfall": "fix ", "test": "test"}.get(r["kind"], "    ")
+        mark = {"pitfall": "fix  ", "test": "test "}.get(r["kind"], "     ")
         print(f"{r['id']:<{width}}  {mark}{r['target_minutes']:>2} min  {'/'.join(r['frameworks']):<11} "
-              f"{r['topic']:<16} {r['title']}")
+              f"{r['topic']:<{topic_width}} {r['title']}")
     return 0
 
 
@@ -264,11 +274,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
     once()
     try:
         for _changes in watch(folder, watch_filter=lambda _change, changed: Path(changed).name == name,
-                              recursive=False, debounce=200, raise_interrupt=False):
+                              recursive=False, debounce=200):
             if path.is_file():
                 once()
             else:
                 print(f"{path} is gone; waiting for it to come back (Ctrl-C to stop)", flush=True)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # Ctrl-C: the way to stop (watchfiles would log a warning of its own)
+        print(f"\nstopped watching {path}", flush=True)
     return 0

@@ -59,6 +59,35 @@ def test_usage_problems_exit_2_with_one_line(argv, needle, capsys, monkeypatch):
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_binary_file_or_an_unknown_drill_line_says_what_to_fix(tmp_path, capsys):
+    binary = tmp_path / "bin.py"
+    binary.write_bytes(b"\xc0\xc1 not text")
+    code, _, err = run(["check", str(binary)], capsys)
+    assert code == 2 and "not UTF-8 text (byte 0xc0 at offset 0)" in err and "codec" not in err
+    header = tmp_path / "bogus.py"
+    header.write_text("# ppo-drill drill: bogus\ndef f():\n    pass\n")
+    code, _, err = run(["check", str(header)], capsys)
+    assert code == 2 and "`# ppo-drill drill: bogus` line names an unknown drill 'bogus'" in err
+
+
+def test_the_drill_list_keeps_its_columns():
+    """Each column starts at the same place on every line, whatever the kind or the topic."""
+    from drills import load_drills
+
+    drills = load_drills()
+    import contextlib
+    import io as _io
+
+    buf = _io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["drills"]) == 0
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == len(drills)
+    for d, line in zip(drills, lines):
+        assert line.index(" min ") == lines[0].index(" min "), line
+        assert line.index(d.title) == lines[0].index(drills[0].title), line
+
+
 def test_code_without_a_drill_function_is_a_usage_problem(capsys, monkeypatch):
     code, _, err = run(["check", "-"], capsys, stdin="def foo():\n    pass\n", monkeypatch=monkeypatch)
     assert code == 2 and "--drill" in err
