@@ -136,6 +136,26 @@ def _scheduler(store: Any, deckset: Any, drills: list | None = None) -> Any:
     return Scheduler(store, deckset, clock=lambda: _now(), new_per_day=planned)
 
 
+def _card_text_for(stdout) -> Callable[[str], str]:
+    """How a card side is printed: on a terminal, its Markdown drawn (bold, code, lists) at the
+    terminal's width; elsewhere (a pipe, a file) as written."""
+    if not (hasattr(stdout, "isatty") and stdout.isatty()):
+        return str
+
+    def drawn(text: str) -> str:
+        import shutil
+
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        console = Console(force_terminal=True, width=min(100, shutil.get_terminal_size().columns))
+        with console.capture() as captured:
+            console.print(Markdown(text, code_theme="monokai", hyperlinks=False))
+        return captured.get().rstrip()
+
+    return drawn
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     """`ppo-drill review`: the line-based review loop on stdin/stdout, then the plan's last-day top-up;
     `--ahead`: a preview of what practising ahead offers."""
@@ -163,7 +183,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             print(f"Practising ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} with the lowest "
                   f"predicted recall, as a preview (ratings are not recorded; schedules stay as they are).")
             run_review(scheduler, lang=lang, deck=args.deck, limit=args.limit, stdin=sys.stdin,
-                       stdout=sys.stdout, preview=cards)
+                       stdout=sys.stdout, preview=cards, shown=_card_text_for(sys.stdout))
             return 0
         offered: set[str] = set()
 
@@ -177,7 +197,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             return None
 
         done = run_review(scheduler, lang=lang, deck=args.deck, limit=args.limit, stdin=sys.stdin,
-                          stdout=sys.stdout, then=plan_top_up)
+                          stdout=sys.stdout, then=plan_top_up, shown=_card_text_for(sys.stdout))
         if args.limit is not None and done >= args.limit:
             return 0
         after = _after_review(store, deckset, drills, scheduler, study_plan, practise_ahead, args.deck)

@@ -285,3 +285,20 @@ def test_unwritable_output_is_a_message_not_a_traceback(monkeypatch, capsys, dec
     assert code == 1 and "ppo-drill export-progress:" in err and "Traceback" not in err
     code, _, err = run_cli(monkeypatch, capsys, ["export-anki", str(blocker / "x.apkg"), "--decks", str(decks)])
     assert code == 1 and "ppo-drill export-anki:" in err
+
+
+def test_review_draws_card_markdown_on_a_terminal_and_keeps_pipes_plain():
+    import io
+    import re
+
+    from cards.cli import _card_text_for
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    text = "The last step has **no bootstrap**: use `values[t + 1]` only while `t + 1 < T`."
+    assert _card_text_for(io.StringIO())(text) == text  # a pipe or a file: as written
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", _card_text_for(Terminal())(text))
+    assert "**" not in drawn and "`" not in drawn
+    assert "no bootstrap" in drawn and "values[t + 1]" in drawn

@@ -30,12 +30,14 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
                limit: int | None = None, stdin: TextIO, stdout: TextIO,
                monotonic: Callable[[], float] = time.monotonic,
                then: Callable[[], Card | None] | None = None,
-               preview: Sequence[str] | None = None) -> int:
+               preview: Sequence[str] | None = None,
+               shown: Callable[[str], str] = str) -> int:
     """Review due cards (then `then()`'s) until none are left, `limit` reviews are done, or the user
     quits; with `preview`, go through those card ids without recording a review.
 
     Returns the number of reviews recorded (after undos), or of cards previewed. `monotonic` times
-    each answer for the review's duration (injected so tests are deterministic).
+    each answer for the review's duration (injected so tests are deterministic). `shown` turns a
+    card side's Markdown into what is printed (as written, by default: piped output stays plain).
     """
     done = 0
     ahead = list(preview) if preview is not None else None
@@ -86,8 +88,8 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
         front, back = card.text(lang)
         title = scheduler.deckset.by_deck[card.deck].display_title(lang)
         say(f"\n── {title} · {card.id} ──")
-        say(front.rstrip())
-        shown = monotonic()
+        say(shown(front.rstrip()))
+        started = monotonic()
         answer = ask(f"[{HELP}] > ")
         if answer is None or answer == "q":
             break
@@ -98,7 +100,7 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
             else:
                 undo()
             continue
-        say("\n" + back.rstrip())
+        say("\n" + shown(back.rstrip()))
         if ahead is not None:
             buttons = "  ".join(f"{r} {RATING_NAMES[r]}" for r in (1, 2, 3, 4)) + "   (a preview: not recorded)"
         else:
@@ -124,7 +126,7 @@ def run_review(scheduler: Scheduler, *, lang: str = "en", deck: str | None = Non
         if answer == "u":
             undo()
             continue
-        duration_ms = int(max(0.0, monotonic() - shown) * 1000)
+        duration_ms = int(max(0.0, monotonic() - started) * 1000)
         outcome = scheduler.review(card.id, int(answer), duration_ms=duration_ms)
         done += 1
         say(f"→ {RATING_NAMES[outcome.rating]}: next in "
