@@ -362,7 +362,7 @@ def test_crash_mid_mock_keeps_what_was_answered(tmp_path, clock):
         again.grade_question("knew")
         again.finish()
         card = score_session(again)
-        assert "app closed" in format_scorecard(card)  # ... and the scorecard says so
+        assert "away: the mock left open or the app closed" in format_scorecard(card)  # ... and the scorecard says so
         assert unfinished_mocks(store2) == []
         row = store2.mocks()[-1]
         assert row.finished_at is not None and row.payload["scorecard"]["score"] == card.score

@@ -185,7 +185,7 @@ def format_scorecard(card: Scorecard) -> str:
     if card.pauses:
         lines.append(f"Paused {len(card.pauses)} time(s), {_mmss(card.paused_s)} in all (not counted):")
         for p in card.pauses:
-            why = "pause key" if p["reason"] == "key" else "app closed"
+            why = "pause key" if p["reason"] == "key" else "away: the mock left open or the app closed"
             lines.append(f"  {p['start'][11:19]} UTC  {_mmss(p['seconds'])}  ({why})")
     else:
         lines.append("No pauses: the clock ran for the whole session.")

@@ -44,7 +44,8 @@ class ItemResult:
 @dataclass
 class Pause:
     """A stretch of wall time not counted: `reason` "key" (the candidate pressed pause) or
-    "closed" (the app was not running: a quit or a crash, found when the session is reopened)."""
+    "closed" (the mock was not on screen: left for another screen, or the app quit or crashed; found
+    when the session is reopened)."""
 
     start: datetime
     end: datetime | None
