@@ -585,7 +585,8 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
             what = c.get("title") or ", ".join(c.get("what", []))
             lines.append(f"  - {c['count']} {c['kind']}: {what} ({c['why']})")
     if plan.days:
-        lines += ["", "Day by day (new cards, reviews, drills, mock):"]
+        lines += ["", "Day by day (new cards, reviews, drills, mock; today's row is what is left of it, "
+                      "with the cards still in their learning steps that fall due before midnight UTC):"]
         for d in plan.days[:days]:
             extra = f"  top-up {d.top_up}" if d.top_up else ""
             lines.append(f"  {d.day.isoformat()}  new {d.new_cards:>3}  reviews {d.reviews:>3}  "
