@@ -69,3 +69,9 @@ def test_relation_same_on_names_the_role_and_element_that_differ():
     assert compare({"as-given": same, "nan": {"kl": np.array([[1.0, 2.0]])}}) is None
     detail = compare({"as-given": same, "nan": {"kl": np.array([[1.0, np.nan]])}})
     assert "kl at 0, 1" in detail and "with nan padding" in detail
+    # with a spec's `where` (as the engine passes it), the place reads as in the drill's other messages
+    from checker.specs import spec_for
+
+    where = spec_for("token_kl").where
+    detail = compare({"as-given": same, "nan": {"kl": np.array([[1.0, np.nan]])}}, where=where)
+    assert "kl at row 0, t = 1" in detail

@@ -142,12 +142,24 @@ def same_outputs(a: dict | None, b: dict | None) -> tuple[str, tuple, Any, Any] 
     return None
 
 
+def _at(field: str, idx: tuple, x, y, where: Callable | None) -> str:
+    """ " at <where>" for a relation's detail: in the drill's words (its spec's `where`) when given."""
+    if not idx:
+        return ""
+    if where is not None:
+        words = where(Mismatch(field, idx, x, y))
+        if words:
+            return f" at {words}"
+    return f" at {', '.join(str(i) for i in idx)}"
+
+
 def relation_compare(first: str, second: str, first_words: str, second_words: str) -> Callable[[dict], str | None]:
     """A relation check's comparison: the answer's outputs (and gradients) in role `first` must equal those
-    in role `second`; the detail says where they differ, in words."""
+    in role `second`; the detail says where they differ, in words (`where`: the spec's, so a place reads
+    as in the drill's other messages)."""
     from checker.report import fmt
 
-    def compare(got: dict) -> str | None:
+    def compare(got: dict, where: Callable | None = None) -> str | None:
         if first not in got or second not in got:
             return None
         d = same_outputs(got[first], got[second])
@@ -155,8 +167,8 @@ def relation_compare(first: str, second: str, first_words: str, second_words: st
             return None
         field, idx, x, y = d
         name = f"gradient w.r.t. {field[5:]}" if field.startswith("grad:") else field
-        at = f" at {', '.join(str(i) for i in idx)}" if idx else ""
-        return f"your {name}{at} is {fmt(x)} {first_words} but {fmt(y)} {second_words}"
+        return f"your {name}{_at(field, idx, x, y, where)} is {fmt(x)} {first_words} but {fmt(y)} {second_words}"
+    compare.takes_where = True
     return compare
 
 
@@ -167,7 +179,7 @@ def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
     and element that differ."""
     from checker.report import fmt
 
-    def compare(got: dict) -> str | None:
+    def compare(got: dict, where: Callable | None = None) -> str | None:
         if got.get(base) is None:
             return None
         for role in sorted(r for r in got if r != base):
@@ -178,9 +190,9 @@ def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
             if d is None:
                 continue
             field, idx, x, y = d
-            at = f" at {', '.join(str(i) for i in idx)}" if idx else ""
-            return f"your {field}{at} is {fmt(x)} {words(role)} but {fmt(y)} {base_words}"
+            return f"your {field}{_at(field, idx, x, y, where)} is {fmt(x)} {words(role)} but {fmt(y)} {base_words}"
         return None
+    compare.takes_where = True
     return compare
 
 
