@@ -141,16 +141,15 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
     from checker.detect import DetectError
     from checker.engine import check
 
-    if drill is None:
-        drill = drill_from_source(source)
-        if drill is not None:
-            try:
-                drill = _get_drill(drill).id
-            except UsageError as exc:
-                raise UsageError(f"the file's `# ppo-drill drill: {drill}` line names an {exc} "
-                                 "(fix that line, or pass --drill ID)") from None
+    named_by_line = drill is None and (drill := drill_from_source(source)) is not None
     if drill is not None:
-        drill = _get_drill(drill).id  # either spelling: policy-loss is policy_loss
+        try:
+            drill = _get_drill(drill).id  # either spelling: policy-loss is policy_loss
+        except UsageError as exc:
+            if not named_by_line:
+                raise
+            raise UsageError(f"the file's `# ppo-drill drill: {drill}` line names an {exc} "
+                             "(fix that line, or pass --drill ID)") from None
     limits = None
     if timeout is not None:
         from checker.sandbox import Limits

@@ -413,9 +413,7 @@ class Evaluation:
                 continue
             roles = by_relation[c.relation]
             applied.add(c.id)
-            got_by_role = {role: got for role, (_, _, got) in roles.items()}
-            detail = (c.compare(got_by_role, where=self.spec.where) if getattr(c.compare, "takes_where", False)
-                      else c.compare(got_by_role))
+            detail = c.compare({role: got for role, (_, _, got) in roles.items()}, where=self.spec.where)
             if detail:
                 i, ex, got = next(iter(roles.values()))
                 failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))

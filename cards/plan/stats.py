@@ -149,15 +149,17 @@ def due_forecast(store: ProgressStore, now: datetime, days: int = 30,
     return list(counts.items())
 
 
-def drill_times(store: ProgressStore, drills: Sequence[Any] | None = None) -> list[DrillTimes]:
-    """Per drill (in the drills' order, then unknown ids), its timed attempts against its target."""
+def drill_times(store: ProgressStore, drills: Sequence[Any] | None = None,
+                attempts: Sequence[Any] | None = None) -> list[DrillTimes]:
+    """Per drill (in the drills' order, then unknown ids), its timed attempts against its target
+    (`attempts`: the store's, when already read)."""
     if drills is None:
         from drills import load_drills
 
         drills = load_drills()
     meta = {d.id: d for d in drills}
     rows: dict[str, list[tuple[datetime, float, bool]]] = {}
-    for a in store.attempts():
+    for a in store.attempts() if attempts is None else attempts:
         if a.elapsed_s is None or a.elapsed_s < 0:  # untimed (or impossible) attempts have no time to plot
             continue
         rows.setdefault(a.drill_id, []).append((a.finished_at or a.started_at, float(a.elapsed_s), a.passed))
@@ -209,9 +211,10 @@ def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequ
     daily = retention(store, now, days, "day")
     weekly = retention(store, now, days, "week")
     per_day = reviews_per_day(store, now, days)
-    times = drill_times(store, drills)
+    attempts = store.attempts()
+    times = drill_times(store, drills, attempts)
     checks: dict[str, tuple[int, int]] = {}  # every recorded check of a drill, timed or not: (all, passed)
-    for a in store.attempts():
+    for a in attempts:
         n, ok = checks.get(a.drill_id, (0, 0))
         checks[a.drill_id] = (n + 1, ok + bool(a.passed))
     return {

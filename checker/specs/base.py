@@ -70,7 +70,8 @@ class Check:
     custom: Callable[[Example, dict], str | None] | None = None
     frameworks: tuple[str, ...] = ("numpy", "torch")
     relation: str | None = None  # a metamorphic check: compares the answer with itself across the roles
-    compare: Callable[[dict], str | None] | None = None  # {role: got} -> detail when the relation fails
+    # ({role: got}, the spec's `where`) -> detail when the relation fails
+    compare: Callable[..., str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,6 @@ def relation_compare(first: str, second: str, first_words: str, second_words: st
         field, idx, x, y = d
         name = f"gradient w.r.t. {field[5:]}" if field.startswith("grad:") else field
         return f"your {name}{_at(field, idx, x, y, where)} is {fmt(x)} {first_words} but {fmt(y)} {second_words}"
-    compare.takes_where = True
     return compare
 
 
@@ -192,7 +192,6 @@ def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
             field, idx, x, y = d
             return f"your {field}{_at(field, idx, x, y, where)} is {fmt(x)} {words(role)} but {fmt(y)} {base_words}"
         return None
-    compare.takes_where = True
     return compare
 
 

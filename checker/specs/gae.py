@@ -51,7 +51,7 @@ def _recursion_holds(ex: Example, got: dict) -> str | None:
 DONE_CUT_K = 1  # the done-cut relation's episode ends at this step
 
 
-def _done_cut_compare(got: dict) -> str | None:
+def _done_cut_compare(got: dict, where=None) -> str | None:
     if "base" not in got or "changed" not in got or got["base"] is None or got["changed"] is None:
         return None
     a, b = got["base"]["advantages"][..., :DONE_CUT_K + 1], got["changed"]["advantages"][..., :DONE_CUT_K + 1]

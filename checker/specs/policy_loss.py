@@ -34,7 +34,7 @@ BAND_A = [1.0, -1.0, -2.0, 0.5, 2.0]  # unequal sizes: no two clipped terms canc
 BAND_EPS = (0.1, 0.2, 0.3)
 
 
-def _band_moves(got: dict) -> str | None:
+def _band_moves(got: dict, where=None) -> str | None:
     """With ratios far outside the band, the clipped terms sit at 1 +- eps: the loss must change with
     clip_eps, and by equal steps for equal steps of clip_eps (the band edge moves linearly). Tested on the
     answer's own losses, so an answer that forms its ratio or its surrogate wrongly, but clips at

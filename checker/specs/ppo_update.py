@@ -119,7 +119,7 @@ STOP_SEED, STOP_TARGET = 30, 0.00413  # the early-stop relation's run: the refer
 WORKED_TARGET = 0.005
 
 
-def _early_stop_compare(got: dict) -> str | None:
+def _early_stop_compare(got: dict, where=None) -> str | None:
     """The stopped run against the same run cut after each number of epochs, all of them the answer's own:
     it must stop after the first epoch whose own mean approx KL exceeds target_kl, with that epoch run in
     full and nothing of the next."""

@@ -44,7 +44,7 @@ COEF_ROLES = {"c00": (0.0, 0.0), "c10": (1.0, 0.0), "c01": (0.0, 1.0), "mix": (0
               "e10": (1.0, 0.0), "v01": (0.0, 1.0)}  # (vf_coef, ent_coef); e10: other entropy, v01: other values
 
 
-def _coefficients(got: dict) -> str | None:
+def _coefficients(got: dict, where=None) -> str | None:
     """On the answer's own totals: ent_coef = 0 switches the entropy off, vf_coef = 0 switches the value term
     off, and the total is linear in the two coefficients (each scales one term)."""
     if any(got.get(r) is None for r in COEF_ROLES):

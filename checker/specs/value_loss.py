@@ -26,7 +26,7 @@ SCALE_W = [3.0, -1.0, -2.0, 0.5]   # returns = old + eps * w
 SCALE_EPS = (0.1, 0.2, 0.4)  # a geometric sequence
 
 
-def _band_scales(got: dict) -> str | None:
+def _band_scales(got: dict, where=None) -> str | None:
     """With values = old + eps u and returns = old + eps w, every distance the loss measures (the move, the
     errors, the band) scales with eps, so the loss is homogeneous in eps: L(2 eps) / L(eps) is the same for
     every eps, whatever the degree (2 for a squared error; the check does not assume it, so an answer whose
