@@ -513,8 +513,9 @@ def _reference_of(spec: DrillSpec, framework: str, ex: Example) -> Expected:
 # ---- wording --------------------------------------------------------------------------------------
 
 def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
-    if check.id in dict(OUTPUT_CHECKS) and check.id != "output-nonfinite" or check.custom is not None \
-            or check.id == "input-contract" or check.relation is not None:
+    nonfinite = check.id == "output-nonfinite"  # an output check, but one that names the value and the place
+    if not nonfinite and (check.id in dict(OUTPUT_CHECKS) or check.custom is not None
+                          or check.id == "input-contract" or check.relation is not None):
         text = check.message.format(detail=fail.detail) if check.id not in dict(OUTPUT_CHECKS) else fail.detail
         return text
     mm = fail.mismatch
@@ -524,9 +525,10 @@ def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
               "field": _field_name(mm.field) if mm else "", "label": fail.example.label,
               "eps": fail.example.hyper.get("clip_eps", fail.example.hyper.get("clip_range", 0.2)),
               **{k: v for k, v in fail.example.hyper.items()}}
-    if check.id == "output-nonfinite":
-        return (f"On {fail.example.label} your {values['field']} is {values['got']}{values['at']} where the "
-                f"answer is {values['expected']}: avoid exponentiating log-probs separately or dividing by data.")
+    if nonfinite:
+        return (f"On {fail.example.label.removeprefix('edge: ')} your {values['field']}{values['at']} is {values['got']} where the "
+                f"reference gives {values['expected']}: a value overflowed, or was divided by zero, where the "
+                "reference's computation stays finite.")
     try:
         return check.message.format(**values)
     except (KeyError, IndexError):

@@ -217,3 +217,13 @@ def test_preparing_a_drill_readies_its_first_check():
         assert runner._spare is None
     finally:
         discard_spare()
+
+
+def test_a_non_finite_output_says_which_value_and_where():
+    """The finite-values check explains itself like the others (its message was always empty)."""
+    m = next(m for m in get_drill("actor_loss").mistakes if m.id == "metrics-include-padding")
+    report = check(m.source("torch"), "actor_loss", "torch")
+    (nonfinite,) = [c for c in report.checks if c.id == "output-nonfinite"]
+    assert not nonfinite.passed
+    assert "your approx_kl is inf where the reference gives" in nonfinite.message
+    assert all(c.message for c in report.checks if not c.passed)
