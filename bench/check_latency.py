@@ -1,7 +1,12 @@
 """How long a candidate waits for a verdict, per core drill, for a right and a wrong answer.
 
 - cold: a fresh `ppo-drill check FILE` process (what a one-off CLI check costs), against a baseline
-  measured in the same run: a fresh `python -c "import torch"`. Target: cold <= 1.5x baseline.
+  measured in the same run: a fresh `python -c "import torch"`. Target: cold <= 1.5x baseline. Both
+  run as an installed tool does, with Python's bytecode cache on (PYTHONDONTWRITEBYTECODE is dropped
+  from their environment; torch's own cache is written when it is installed), after one untimed check
+  of the same file, as a user who has checked before. Each cold run follows a baseline run of its own,
+  and a case's ratio is the median of its cold runs over the median of the baselines beside them, so
+  that the machine's slow and fast spells fall on both.
 - warm: a check through the pre-forked checker worker (`checker.service.CheckerClient`, as the app and
   `watch` use it), also as a ratio against a baseline measured in the same run: the warm check of an
   answer that does not compile (one sandboxed run: fork, confine, report). Targets on a 2-core machine:
@@ -9,16 +14,22 @@
   Each warm check starts after the worker has idled `--pause` seconds (0.2 by default), as between a
   person's checks: the worker forks its spare sandbox child in that time (`--pause 0` times checks
   sent back to back, each then also waiting for the previous one's spare to be forked).
+  The warm runs of each answer are taken in `--passes` rounds over every answer (each round first
+  re-warms the answer with one untimed check, as a person coming back to a drill would), so that a
+  spell when the shared machine is slow falls on a few runs of many answers, not on all the runs of
+  one; medians and p95s are over every run, and the medians of the rounds are printed beside them.
 
 Every core (implement-it) drill is timed, in each of its frameworks, with its model answer and one
 catalogued mistake.
 
-Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20] [--drills ID ...] [--framework FW]
+Usage: python bench/check_latency.py [--cold-runs 5] [--warm-runs 20] [--passes 4] [--drills ID ...]
+       [--framework FW]
 Prints medians and p95s; figures are for the machine at hand, so compare ratios, not absolutes.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -86,8 +97,9 @@ def p95(xs):
 
 
 def timed_process(argv) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     t = time.perf_counter()
-    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     return (time.perf_counter() - t) * 1e3
 
 
@@ -98,6 +110,8 @@ def main() -> int:
     ap.add_argument("--drills", nargs="*", help="only these drills (default: every core drill)")
     ap.add_argument("--framework", choices=["numpy", "torch"], help="only this framework (default: both)")
     ap.add_argument("--pause", type=float, default=0.2, help="seconds the worker idles before each warm check")
+    ap.add_argument("--passes", type=int, default=4,
+                    help="rounds over every answer that the warm runs are split into (default 4)")
     args = ap.parse_args()
 
     from checker.service import CheckerClient
@@ -123,14 +137,14 @@ def main() -> int:
                 path.write_text(source)
                 cases.append((d.id, fw, kind, path))
 
-    baseline = [timed_process([sys.executable, "-c", "import torch"]) for _ in range(args.cold_runs)]
+    baseline = [timed_process([sys.executable, "-c", "import torch"]) for _ in range(args.cold_runs)]  # the figure printed; a case's ratio uses the runs beside its own
     base_med = statistics.median(baseline) if baseline else float("nan")  # --cold-runs 0: warm figures only
     if baseline:
         print(f"baseline: python -c 'import torch'      median {base_med:7.0f} ms   p95 {p95(baseline):7.0f} ms")
     header = (f"{'drill':<20} {'fw':<6} {'answer':<6} {'cold median':>12} {'x base':>7} {'warm median':>12} "
               f"{'x base':>7} {'warm p95':>9} {'target':>7}")
 
-    client = CheckerClient(env={**__import__("os").environ, "PPO_DRILL_HOME": str(tmp / "home")})
+    client = CheckerClient(env={**os.environ, "PPO_DRILL_HOME": str(tmp / "home")})
     client.wait_ready(120)
     for drill_id, fw, kind, path in cases:  # warm-up: examples, references and catalogue loaded once
         client.check(path.read_text(), drill_id, fw)
@@ -146,32 +160,54 @@ def main() -> int:
     worst = {"right": 0.0, "wrong": 0.0}
     medians: dict = {}
     cold_ratio = 0.0
-    print(header)
-    for drill_id, fw, kind, path in cases:
-        cold = [timed_process([str(exe), "--data-dir", str(tmp / "home"), "check", str(path), "--drill", drill_id,
-                               "--framework", fw]) for _ in range(args.cold_runs)]
-        source = path.read_text()
-        warm = []
-        for _ in range(args.warm_runs):
+    cold, beside = {}, {}
+    base_argv = [sys.executable, "-c", "import torch"]
+    for case in cases:
+        argv = [str(exe), "--data-dir", str(tmp / "home"), "check", str(case[3]), "--drill", case[0],
+                "--framework", case[1]]
+        if args.cold_runs:
+            timed_process(argv)  # untimed: bytecode and drawn examples cached, as after a user's first check
+        pairs = [(timed_process(base_argv), timed_process(argv)) for _ in range(args.cold_runs)]
+        beside[case] = [b for b, _ in pairs]
+        cold[case] = [c for _, c in pairs]
+    passes = max(1, min(args.passes, args.warm_runs))
+    warm: dict = {case: [] for case in cases}
+    rounds: dict = {case: [] for case in cases}
+    for k in range(passes):
+        runs = args.warm_runs // passes + (1 if k < args.warm_runs % passes else 0)
+        for case in cases:
+            drill_id, fw, _, path = case
+            source = path.read_text()
             time.sleep(args.pause)
-            t = time.perf_counter()
-            client.check(source, drill_id, fw)
-            warm.append((time.perf_counter() - t) * 1e3)
-        cm, wm = (statistics.median(cold) if cold else float("nan")), statistics.median(warm)
+            client.check(source, drill_id, fw)  # untimed: back on this drill, its spare and caches warm again
+            times = []
+            for _ in range(runs):
+                time.sleep(args.pause)
+                t = time.perf_counter()
+                client.check(source, drill_id, fw)
+                times.append((time.perf_counter() - t) * 1e3)
+            warm[case] += times
+            rounds[case].append(statistics.median(times))
+    print(header + f"  {'medians by round':>16}")
+    for case in cases:
+        drill_id, fw, kind, _ = case
+        cm, wm = (statistics.median(cold[case]) if cold[case] else float("nan")), statistics.median(warm[case])
         medians[(drill_id, fw, kind)] = wm
         target = 100 if kind == "right" else 250
         worst[kind] = max(worst[kind], wm)
-        cold_ratio = max(cold_ratio, cm / base_med) if cold else cold_ratio
-        print(f"{drill_id:<20} {fw:<6} {kind:<6} {cm:10.0f} ms {cm / base_med:6.2f}x {wm:9.0f} ms "
-              f"{wm / warm_base_med:6.2f}x {p95(warm):6.0f} ms {'<' + str(target):>7}")
+        ratio = cm / statistics.median(beside[case]) if cold[case] else float("nan")
+        cold_ratio = max(cold_ratio, ratio) if cold[case] else cold_ratio
+        by_round = "/".join(f"{m:.0f}" for m in rounds[case])
+        print(f"{drill_id:<20} {fw:<6} {kind:<6} {cm:10.0f} ms {ratio:6.2f}x {wm:9.0f} ms "
+              f"{wm / warm_base_med:6.2f}x {p95(warm[case]):6.0f} ms {'<' + str(target):>7}  {by_round:>16}")
     client.close()
     for drill_id in OWN_FIGURE:
         for fw in ("numpy", "torch"):
             if any(c[0] == drill_id and c[1] == fw for c in cases):
                 own = answer_own_ms(drill_id, fw)
-                warm = medians.get((drill_id, fw, "right"), float("nan"))
+                right = medians.get((drill_id, fw, "right"), float("nan"))
                 print(f"{drill_id} {fw}: {OWN_FIGURE[drill_id]}; the model answer's own work, in this process "
-                      f"with no sandbox, is {own:.0f} ms (median of 5), {own / warm:.0%} of its warm median")
+                      f"with no sandbox, is {own:.0f} ms (median of 5), {own / right:.0%} of its warm median")
     print()
     print(f"worst warm median: right {worst['right']:.0f} ms (target < 100), wrong {worst['wrong']:.0f} ms "
           f"(target < 250); worst cold ratio {cold_ratio:.2f}x (target <= 1.5x)")
