@@ -282,6 +282,6 @@ def _decode_array(node: dict, blob: bytes) -> ReturnedArray:
     grad_fn = node.get("grad_fn")
     if not isinstance(source_dtype, str) or not (grad_fn is None or isinstance(grad_fn, str)):
         raise FrameError("malformed array labels")
-    data = np.frombuffer(bytearray(blob[off:off + n]), dtype=dtype).reshape(shape)
+    data = np.frombuffer(blob, dtype=dtype, count=n // dtype.itemsize, offset=off).reshape(shape).copy()
     return ReturnedArray(data, origin, visible(source_dtype[:64]), bool(node.get("requires_grad", False)),
                          None if grad_fn is None else visible(grad_fn[:100]))

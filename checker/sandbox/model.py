@@ -79,7 +79,8 @@ class ReturnedArray(np.ndarray):
     def __array_finalize__(self, obj):
         # Arrays derived by arithmetic keep the labels of the array they came from.
         self.origin = getattr(obj, "origin", "numpy")
-        self.source_dtype = getattr(obj, "source_dtype", str(self.dtype))
+        source_dtype = getattr(obj, "source_dtype", None)  # str(dtype) only when needed: it is slow
+        self.source_dtype = str(self.dtype) if source_dtype is None else source_dtype
         self.requires_grad = getattr(obj, "requires_grad", False)
         self.grad_fn = getattr(obj, "grad_fn", None)
 
