@@ -8,7 +8,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from textual.widgets import DataTable, Markdown, Select, TextArea
+from textual.widgets import DataTable, Select, TextArea
 
 from cards.progress import drafts
 from cards.progress.paths import data_dir
@@ -21,6 +21,7 @@ from tui.screens.dashboard import DashboardScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.workspace import WorkspaceScreen
 from tui.testing import FIXED_START, FixedClock, ScriptedChecker
+from tui.widgets.markdown_text import MarkdownText
 
 SIZE = (100, 30)
 pytestmark = pytest.mark.anyio
@@ -101,7 +102,7 @@ async def test_review_a_card_and_see_the_schedule_change():
         state = app.session.store.card_state(card.id)
         assert state is not None and screen.card.id != card.id
         assert app.session.store.card_states()[card.id][0] == clock.now + timedelta(minutes=10)
-        assert "Good, due in 10m" in text_of(screen.query_one("#review-meta"))
+        assert "Good, due in 10m" in text_of(screen.query_one("#review-prompt"))  # under the next card
         assert screen.check_action("undo", ())
         await pilot.press("u")  # undo: the card is new again and shown first
         assert app.session.store.card_state(card.id) is None
@@ -117,7 +118,7 @@ async def test_language_toggle_is_saved_and_shows_chinese():
         card = app.screen.card
         await pilot.press("l")
         assert app.session.store.get_setting("language") == "zh"
-        assert app.screen.query_one("#review-front", Markdown).source == card.text("zh")[0]
+        assert app.screen.query_one("#review-front", MarkdownText).source == card.text("zh")[0]
 
 
 async def test_open_a_drill_type_the_right_answer_and_pass():
@@ -307,7 +308,7 @@ async def test_a_corrupt_progress_file_is_reported_and_left_untouched():
         assert app.session.store is None
         assert "not a ppo-drill progress database" in text_of(app.screen.query_one("#dash-cards"))
         await pilot.press("r")
-        assert "Progress is not available" in app.screen.query_one("#review-front", Markdown).source
+        assert "Progress is not available" in app.screen.query_one("#review-front", MarkdownText).source
         await pilot.press("escape")
         ws = await open_drill(pilot, app, "gae")
         ws.editor.load_text(get_drill("gae").solution("numpy"))

@@ -10,6 +10,7 @@ import pytest
 
 from tui.app import PpoDrillApp
 from tui.screens.help import HelpScreen, help_markdown
+from tui.screens.review import ReviewScreen
 from tui.screens.workspace import WorkspaceScreen
 from tui.testing import FixedClock, ScriptedChecker
 
@@ -95,7 +96,7 @@ async def test_editor_auto_indents_after_enter(size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_review_header_counts_like_the_dashboard_and_stays_one_line(size):
+async def test_review_header_counts_like_the_dashboard_stays_one_line_and_the_last_rating_shows_whole(size):
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
@@ -109,6 +110,25 @@ async def test_review_header_counts_like_the_dashboard_and_stays_one_line(size):
         await pilot.pause()
         assert meta.region.height == 1
         assert app.screen.query_one("#review-card").region.y == meta.region.bottom
+        # what the last rating did is shown whole, under the next card's prompt
+        app.screen._last = "pitfall-a-very-long-card-identifier-indeed: Good, due in 10m"
+        app.screen._meta()
+        await pilot.pause()
+        assert app.screen._last in screen_text(app)
+
+
+async def test_a_card_code_line_wider_than_the_screen_is_wrapped_not_cropped():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        app.push_screen(ReviewScreen(card_ids=["value-clipped-loss"]))
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        lines = [line.replace(" ", "") for line in screen_text(app).splitlines()]  # highlighted: spaces apart
+        # the card's 94-column line, broken after a comma and continued on the next line
+        at = next(i for i, line in enumerate(lines) if "torch.clamp(values-old_values," in line)
+        assert lines[at + 1].strip().endswith("-clip_eps,clip_eps)"), lines[at:at + 2]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -21,11 +21,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Rule, Static
+from textual.widgets import Footer, Rule, Static
 
 from cards.schedule.intervals import RATING_NAMES, format_interval
+from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.rating_bar import RatingBar
 from tui.widgets.textual_guards import Header
+
+
+PROMPT = "Press [b]space[/b] to show the answer"
 
 
 class ReviewScreen(Screen):
@@ -62,10 +66,10 @@ class ReviewScreen(Screen):
         yield Header()
         yield Static(id="review-meta")
         with VerticalScroll(id="review-card"):
-            yield Markdown(id="review-front")
+            yield MarkdownText(id="review-front")
             yield Rule(id="review-rule")
-            yield Markdown(id="review-back")
-        yield Static("Press [b]space[/b] to show the answer", id="review-prompt")
+            yield MarkdownText(id="review-back")
+        yield Static(PROMPT, id="review-prompt")
         yield RatingBar(id="review-rating")
         yield Footer(compact=True)
 
@@ -122,8 +126,8 @@ class ReviewScreen(Screen):
             return
         lang = session.language
         front, back = self.card.text(lang)
-        self.query_one("#review-front", Markdown).update(front)
-        self.query_one("#review-back", Markdown).update(back)
+        self.query_one("#review-front", MarkdownText).update_markdown(front)
+        self.query_one("#review-back", MarkdownText).update_markdown(back)
         self._show(back=False)
         self._meta()
         self._shown_at = time.monotonic()
@@ -188,7 +192,7 @@ class ReviewScreen(Screen):
 
     def _empty(self, text: str) -> None:
         self.card = None
-        self.query_one("#review-front", Markdown).update(text)
+        self.query_one("#review-front", MarkdownText).update_markdown(text)
         self._show(back=False, prompt=False)
         self.query_one("#review-meta", Static).update(escape(self._last))
 
@@ -220,8 +224,11 @@ class ReviewScreen(Screen):
             text = f"[b]{escape(left)}[/b] · {escape(self.card.id)} · {escape(deck)}"
         else:
             text = f"[b]{escape(deck)}[/b] · {escape(self.card.id)} · {left} · {lang}"
-        self.query_one("#review-meta", Static).update(
-            text + (f"   [dim]{escape(self._last)}[/dim]" if self._last else ""))
+        self.query_one("#review-meta", Static).update(text)
+        # what the last rating did, under the prompt of the next card: at 80 columns the header has no
+        # room left for it
+        self.query_one("#review-prompt", Static).update(
+            PROMPT + (f"\n[dim]{escape(self._last)}[/dim]" if self._last else ""))
 
     def action_reveal(self) -> None:
         if self.card is None or self.revealed:
@@ -279,8 +286,8 @@ class ReviewScreen(Screen):
         # show the undone card again, front first, whatever the queue says
         self._from_plan = False
         front, back = self.card.text(self.app.session.language)
-        self.query_one("#review-front", Markdown).update(front)
-        self.query_one("#review-back", Markdown).update(back)
+        self.query_one("#review-front", MarkdownText).update_markdown(front)
+        self.query_one("#review-back", MarkdownText).update_markdown(back)
         self.revealed = False
         self._show(back=False)
         self._meta()
@@ -293,6 +300,6 @@ class ReviewScreen(Screen):
             self.next_card()
             return
         front, back = self.card.text(session.language)
-        self.query_one("#review-front", Markdown).update(front)
-        self.query_one("#review-back", Markdown).update(back)
+        self.query_one("#review-front", MarkdownText).update_markdown(front)
+        self.query_one("#review-back", MarkdownText).update_markdown(back)
         self._meta()

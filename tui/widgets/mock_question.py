@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown, Static, TextArea
+from textual.widgets import Static, TextArea
+
+from tui.widgets.markdown_text import MarkdownText
 
 
 class MockQuestion(VerticalScroll):
@@ -22,13 +24,13 @@ class MockQuestion(VerticalScroll):
     """
 
     def compose(self) -> ComposeResult:
-        yield Markdown("", id="question-front")
+        yield MarkdownText("", id="question-front")
         yield Static("Answer aloud, or press [b]t[/b] and type. Then [b]ctrl+r[/b] (or "
                      "[b]space[/b]) reveals the card's answer; grade yourself [b]1[/b] missed, "
                      "[b]2[/b] partly, [b]3[/b] knew it (as Again / Hard / Good in a card review).",
                      id="question-help")
         yield TextArea("", id="question-notes", soft_wrap=True)
-        yield Markdown("", id="question-answer")
+        yield MarkdownText("", id="question-answer")
 
     @property
     def notes(self) -> TextArea:
@@ -37,9 +39,9 @@ class MockQuestion(VerticalScroll):
 
     def show(self, index: int, front: str, back: str, card_id: str) -> None:
         """Show question number `index` (0-based) with its answer hidden and an empty answer box."""
-        self.query_one("#question-front", Markdown).update(f"## {index + 1}. Question\n\n{front}")
-        answer = self.query_one("#question-answer", Markdown)
-        answer.update(f"### The card's answer\n\n{back}\n\n*card {card_id}*")
+        self.query_one("#question-front", MarkdownText).update_markdown(f"## {index + 1}. Question\n\n{front}")
+        answer = self.query_one("#question-answer", MarkdownText)
+        answer.update_markdown(f"### The card's answer\n\n{back}\n\n*card {card_id}*")
         answer.remove_class("-shown")
         self.notes.load_text("")
         self.notes.read_only = False
@@ -49,7 +51,7 @@ class MockQuestion(VerticalScroll):
         """Show the card's answer and freeze the typed one; focus moves here so 1 / 2 / 3 grade
         instead of typing."""
         self.notes.read_only = True
-        answer = self.query_one("#question-answer", Markdown)
+        answer = self.query_one("#question-answer", MarkdownText)
         answer.add_class("-shown")
         self.focus()
         # the answer lies below the question and the typed answer: bring it to the top of the view (at
@@ -58,9 +60,9 @@ class MockQuestion(VerticalScroll):
         self.call_after_refresh(self._scroll_to_answer)
 
     def _scroll_to_answer(self) -> None:
-        """Scroll the revealed answer to the top; the Markdown lays out over a few refreshes, so try
+        """Scroll the revealed answer to the top; the layout may take a few refreshes, so try
         again until it is there (or the view cannot scroll further)."""
-        answer = self.query_one("#question-answer", Markdown)
+        answer = self.query_one("#question-answer", MarkdownText)
         if not answer.has_class("-shown"):
             return
         self.scroll_to_widget(answer, animate=False, top=True)
