@@ -117,6 +117,36 @@ async def test_review_header_counts_like_the_dashboard_stays_one_line_and_the_la
         assert app.screen._last in screen_text(app)
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_dashboard_drill_table_shows_every_column_whole(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.pause()
+        header = next(line for line in screen_text(app).splitlines() if " drill " in line and " min " in line)
+        assert re.search(r" status +best *$", header.rstrip("▕▎ ") + " "), header  # the last column is whole
+        table = app.screen.query_one("#dash-drills")
+        ids = [d.id for d in app.session.drills]
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert len(shown) == len(ids)
+        for name, drill_id in zip(shown, ids):  # a drill id gives way, with a mark where it is cut
+            assert name == drill_id or (name.endswith("…") and drill_id.startswith(name[:-1])), (name, drill_id)
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ids  # room again: whole ids
+
+
+async def test_the_workspace_bar_keeps_the_target_of_a_long_title_and_marks_the_cut():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("token_logprobs")))  # a 39-character title
+        await pilot.pause()
+        bar = next(line for line in screen_text(app).splitlines() if "left" in line)
+        assert "target 8 min" in bar and "…" in bar, bar  # the difficulty gives way, marked
+
+
 async def test_a_card_code_line_wider_than_the_screen_is_wrapped_not_cropped():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -61,6 +61,7 @@ class DashboardScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self._streak_base: tuple[date, int] | None = None  # (day, run ending the day before)
+        self._drills_width: int | None = None  # the drill table's width when it was last filled
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -76,8 +77,17 @@ class DashboardScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#dash-drills", DataTable).add_columns("drill", "min", "status", "best")
         self.refresh_numbers()
+
+    def on_resize(self) -> None:
+        self._drills_width = None
+        self.call_after_refresh(self._fit_drills)
+
+    def _fit_drills(self) -> None:
+        """Lay the drill table out again for its new width (the drill column is what gives way)."""
+        width = self.query_one("#dash-drills", DataTable).size.width
+        if width != self._drills_width and self.app.session is not None:
+            self.refresh_numbers()
 
     def session_ready(self) -> None:
         """Called by the app once decks, drills and progress are loaded."""
@@ -152,15 +162,21 @@ class DashboardScreen(Screen):
     def _show_drills(self, session, numbers: Numbers | None) -> None:
         table = self.query_one("#dash-drills", DataTable)
         row = table.cursor_row
-        table.clear()
+        table.clear(columns=True)  # the columns too: a column never narrows once its content widened it
+        table.add_columns("drill", "min", "status", "best")
         statuses = numbers.statuses if numbers else {}
+        rows = []
         for drill in session.drills:
             st = statuses.get(drill.id)
             status = st.status if st else "—"
+            rows.append((drill, str(drill.target_minutes), status, format_seconds(st.best_s) if st else "—"))
+        self._drills_width = table.size.width
+        fit = _name_width(table.size.width, rows)
+        for drill, minutes, status, best in rows:
+            name = drill.id if fit is None or len(drill.id) <= fit else drill.id[:fit - 1] + "…"
             style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
-            name = Text(drill.id, style="yellow" if drill.is_pitfall else "")
-            table.add_row(name, str(drill.target_minutes), Text(status, style=style),
-                          format_seconds(st.best_s) if st else "—", key=drill.id)
+            table.add_row(Text(name, style="yellow" if drill.is_pitfall else ""), minutes,
+                          Text(status, style=style), best, key=drill.id)
         if row:
             table.move_cursor(row=min(row, table.row_count - 1))
 
@@ -224,3 +240,14 @@ class DashboardScreen(Screen):
         if self.app.session is None:
             return
         self.app.push_screen(WorkspaceScreen(self.app.session.drill(event.row_key.value)))
+
+
+def _name_width(width: int, rows: list[tuple]) -> int | None:
+    """How many characters of a drill id the table has room for at `width` (None before it is laid out),
+    so that the other columns (target minutes, status, best time) always show whole: each column's
+    widest cell or header, the cell padding on both sides of four columns, and a scrollbar."""
+    if width <= 0:
+        return None
+    others = sum(max([len(header)] + [len(r[i]) for r in rows]) for i, header in ((1, "min"), (2, "status"),
+                                                                                   (3, "best")))
+    return max(12, width - others - 2 * 4 - 2)

@@ -74,7 +74,8 @@ class WorkspaceScreen(CheckRunner, Screen):
                 title = (f"[b yellow]Preview[/b yellow] [b]{escape(d.title)}[/b]  "
                          f"[dim]target {d.target_minutes} min[/dim]")
             else:
-                title = f"[b]{escape(d.title)}[/b]  [dim]{d.difficulty} · target {d.target_minutes} min[/dim]"
+                # the target before the difficulty: a long title at 80 columns cuts what comes last
+                title = f"[b]{escape(d.title)}[/b]  [dim]target {d.target_minutes} min · {d.difficulty}[/dim]"
             yield Static(title, id="ws-title")
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
