@@ -62,6 +62,7 @@ class DashboardScreen(Screen):
         super().__init__()
         self._streak_base: tuple[date, int] | None = None  # (day, run ending the day before)
         self._drills_width: int | None = None  # the drill table's width when it was last filled
+        self._numbers: Numbers | None = None  # the numbers shown, to fill the table again on a resize
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -80,14 +81,16 @@ class DashboardScreen(Screen):
         self.refresh_numbers()
 
     def on_resize(self) -> None:
-        self._drills_width = None
         self.call_after_refresh(self._fit_drills)
 
     def _fit_drills(self) -> None:
-        """Lay the drill table out again for its new width (the drill column is what gives way)."""
-        width = self.query_one("#dash-drills", DataTable).size.width
-        if width != self._drills_width and self.app.session is not None:
-            self.refresh_numbers()
+        """Fill the drill table again, from the numbers already shown, when its width is not the one it
+        was filled for (the drill column is what gives way)."""
+        session = self.app.session
+        if session is None or self._drills_width is None or not self.is_attached:
+            return  # nothing shown yet: the first fill lays it out
+        if self.query_one("#dash-drills", DataTable).size.width != self._drills_width:
+            self._show_drills(session, self._numbers)
 
     def session_ready(self) -> None:
         """Called by the app once decks, drills and progress are loaded."""
@@ -154,6 +157,7 @@ class DashboardScreen(Screen):
     def _apply(self, session, numbers: Numbers | None) -> None:
         if not self.is_attached:
             return
+        self._numbers = numbers
         self.query_one(PlanPanel).show(numbers.plan if numbers else None)
         self._show_cards(session, numbers)
         self._show_drills(session, numbers)
@@ -171,6 +175,8 @@ class DashboardScreen(Screen):
             status = st.status if st else "—"
             rows.append((drill, str(drill.target_minutes), status, format_seconds(st.best_s) if st else "—"))
         self._drills_width = table.size.width
+        if not table.size.width:  # not laid out yet: fill it again once it is
+            self.call_after_refresh(self._fit_drills)
         fit = _name_width(table.size.width, rows)
         for drill, minutes, status, best in rows:
             name = drill.id if fit is None or len(drill.id) <= fit else drill.id[:fit - 1] + "…"
