@@ -4,11 +4,13 @@ Prints medians and p95 (ms) over repeated runs of:
   - in-process: compiling the answer and calling it 200 times with no isolation at all;
   - raw fork: fork + _exit + waitpid of this process (torch loaded), the floor of any forked check;
   - run_candidate with one call of an empty function, and with 200 PPO-loss calls (64-element
-    tensors), with and without gradients, split into the child's setup (all isolation steps),
-    module load, calls, the parent's cleanup (kill and sweep) and the total;
-  - one sweep of the process table (what kill_tree pays per pass);
-  - in a checker as warm as the app's worker, a check whose child forgets the checker's modules
-    (the default: no oracle in its memory) against one that forgets nothing.
+    tensors), with and without gradients, split into the fork (the zygote's fork of the keeper and the
+    keeper's of the answer's process, to its first instruction), the child's setup (all isolation
+    steps), module load, calls, the parent's cleanup (kill and wait) and the total;
+  - one sweep of the process table (what a sweep pays per pass where no pid namespace could be made);
+  - the same 200 PPO calls in a checker as warm as the app's worker (every drill's examples, expected
+    results and variants loaded) against the cold checker above: the child comes from the zygote either
+    way, so what the checker holds costs it nothing.
 Ratios are against the in-process and raw-fork baselines of this run. Usage:
     .venv/bin/python bench/sandbox_overhead.py [--repeats N]
 """
@@ -21,7 +23,7 @@ import time
 
 import torch
 
-from checker.sandbox import Call, Limits, prepare_parent, reap_finished, run_candidate
+from checker.sandbox import Call, Limits, prepare_parent, run_candidate
 from checker.sandbox.sweep import processes_of_uid
 
 PPO = '''
@@ -97,29 +99,24 @@ def main() -> None:
             result = run_candidate(source, "ppo_policy_loss", calls, limits=limits)
             assert result.ok, result.error
             runs.append(result)
-        reap_finished(block=True)
         print(f"-- run_candidate, {label}" + (f"  (notes: {runs[0].notes})" if runs[0].notes else ""))
-        for key in ("fork_ms", "setup_ms", "forget_ms", "load_ms", "calls_ms", "to_result_ms", "cleanup_ms", "total_ms"):
+        for key in ("fork_ms", "setup_ms", "load_ms", "calls_ms", "to_result_ms", "cleanup_ms", "total_ms"):
             samples = [r.timings[key] for r in runs if key in r.timings]
             if samples:
                 full = key in ("to_result_ms", "total_ms")
                 row(f"   {key[:-3]}", samples, base_med if full else None, fork_med if full else None)
 
-    # Forgetting the checker's modules in the child (the default) against forgetting nothing, in a
-    # checker as warm as the app's worker (every drill's examples, results and variants loaded),
-    # interleaved run by run.
+    # The same calls once the checker is as warm as the app's worker, interleaved with none of it: the
+    # zygote forked before any of it was loaded, so its children are the same size.
+    cold = [run_candidate(PPO, "ppo_policy_loss", plain, limits=limits).elapsed_ms for _ in range(n)]
     from checker.service import _warm
 
     _warm()
-    remember, forget = [], []
-    for _ in range(n):
-        remember.append(run_candidate(PPO, "ppo_policy_loss", plain, limits=limits, forget=()).elapsed_ms)
-        forget.append(run_candidate(PPO, "ppo_policy_loss", plain, limits=limits).elapsed_ms)
-    reap_finished(block=True)
-    print("-- 200 PPO calls in a warm checker: forgetting the checker's modules vs not")
-    row("   forgetting nothing", remember)
-    row("   forgetting (the default)", forget)
-    print(f"   ratio forgetting / nothing: {stats(forget)[0] / stats(remember)[0]:.3f}x")
+    warm = [run_candidate(PPO, "ppo_policy_loss", plain, limits=limits).elapsed_ms for _ in range(n)]
+    print("-- 200 PPO calls: a checker holding every drill's results vs one holding none")
+    row("   cold checker", cold)
+    row("   warm checker", warm)
+    print(f"   ratio warm / cold: {stats(warm)[0] / stats(cold)[0]:.3f}x")
 
     sweep = []
     for _ in range(n):

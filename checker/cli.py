@@ -163,7 +163,16 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
         raise UsageError(str(exc)) from None
 
 
+def _start_sandbox() -> None:
+    """Start the sandbox's zygote before anything of the drills or the checker is loaded, so that it is
+    forked from this process (milliseconds) rather than started afresh (a second import of torch)."""
+    from checker.sandbox import prepare_parent
+
+    prepare_parent()
+
+
 def cmd_check(args: argparse.Namespace) -> int:
+    _start_sandbox()
     try:
         source = read_source(args.file)
         report = run_check(source, args.drill, args.framework, args.seed, args.timeout,
@@ -249,6 +258,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return _fail(f"{path} is a folder; watch one answer file")
     if not path.exists():
         return _fail(f"{path} does not exist (create it with `ppo-drill start ID {path}`)")
+    _start_sandbox()  # before watchfiles starts its thread: a zygote is forked from one thread only
     from watchfiles import watch
 
     tty = sys.stdout.isatty()

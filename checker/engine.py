@@ -15,6 +15,7 @@ from typing import Callable
 
 import numpy as np
 
+from checker.budget import CheckBudget
 from checker.report import CheckResult, Counterexample, Diagnosis, Report, Unexplained, fmt
 from checker.specs import Check, DrillSpec, Example, Expected, spec_for
 from checker.specs.base import Mismatch, OutputProblem, first_mismatch
@@ -58,6 +59,10 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     drill_id, framework = detect(source, drill, framework)
     d = get_drill(drill_id)
     run = runner or _runner()
+    if runner is None:
+        from checker.sandbox import prepare_parent
+
+        prepare_parent()  # the zygote is up before any clock of the check starts
     if d.is_test:  # the candidate wrote tests: grade them against right and buggy implementations
         from checker.testwriting import grade
 
@@ -76,6 +81,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         for i in owners[r.index]:
             ev.add(replace(r, index=i))
 
+    t_run = time.perf_counter()  # the check's time limit runs from its first run
     if runner is None:  # the sandbox: results are judged as they arrive, while the answer runs on
         result = run(source, spec.function, distinct, on_result=judge, **kwargs)
         _last_run = (spec.function, distinct, kwargs.get("limits"), result.timings.get("calls_total_ms", 0.0),
@@ -112,7 +118,11 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         fail = min(failures[head.id], key=lambda f: f.example.size())
         shrinkable = head.custom is None and head.relation is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
         if fail.example.label == "random" and shrinkable and shrink_failure:
-            shrunk = shrink(spec, framework, head, fail, source, run, kwargs)
+            budget = CheckBudget(limits, t_run)
+            shrunk = shrink(spec, framework, head, fail, source, run, kwargs, budget)
+            if budget.spent:
+                report.notes.append(f"the check's {budget.wall_s:g} s time limit was reached while the "
+                                    "counterexample was being made smaller: it is shown as far as it got")
             if shrunk is not fail:
                 shrunk.example = replace(shrunk.example, label="shrunk from a random case")
             fail = shrunk
@@ -174,19 +184,7 @@ def keep_warm() -> None:
         return
     function, calls, limits, answer_ms, judging_ms, call_ms, (drill_id, framework) = _last_run
     fork_spare(function, calls, limits=limits if limits is not None else Limits(),
-               parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None,
-               rehearsal=_model_answer(drill_id, framework))
-
-
-@lru_cache(maxsize=64)
-def _model_answer(drill_id: str, framework: str) -> str | None:
-    """The drill's model answer, which a spare child rehearses while it waits (None where there is none)."""
-    from drills import get_drill
-
-    try:
-        return get_drill(drill_id).solution(framework)
-    except (OSError, KeyError, ValueError):
-        return None
+               parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None)
 
 
 # ---- evaluation ------------------------------------------------------------------------------------
@@ -444,9 +442,10 @@ def _nonfinite(got: dict, exp: Expected) -> Mismatch | None:
 
 # ---- shrinking ------------------------------------------------------------------------------------
 
-def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source, run, kwargs) -> Failure:
+def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source, run, kwargs,
+           budget: CheckBudget | None = None) -> Failure:
     """Greedy shrinking of a failing random example: try the spec's simpler variants, keep the smallest
-    that still fails the same check, repeat a few rounds.
+    that still fails the same check, repeat a few rounds, within what is left of the check's `budget`.
 
     Two rounds share one sandbox run: with a round's candidates go the next round's candidates of each
     of them, and only those of the one the greedy step picks are judged. The outcome is the one-run-per-
@@ -457,9 +456,17 @@ def shrink(spec: DrillSpec, framework: str, check: Check, fail: Failure, source,
         first = _simpler(spec, check, best.example)
         if not first:
             break
+        limits = budget.next_run() if budget is not None else kwargs.get("limits")
+        if budget is not None and limits is None:
+            break
         second = [_simpler(spec, check, c) for c in first] if rounds + 1 < SHRINK_ROUNDS else [[] for _ in first]
         batch = first + [c for group in second for c in group]
-        result = run(source, spec.function, [spec.to_call(c, framework) for c in batch], **kwargs)
+        run_kwargs = dict(kwargs, limits=limits) if limits is not None else kwargs
+        result = run(source, spec.function, [spec.to_call(c, framework) for c in batch], **run_kwargs)
+        if budget is not None:
+            budget.saw(result)
+            if budget.spent:
+                break
         results = {r.index: r for r in result.results}
         rounds += 1
         picked = _smallest_failing(spec, framework, check, first, 0, results)

@@ -227,3 +227,30 @@ def test_a_non_finite_output_says_which_value_and_where():
     assert not nonfinite.passed
     assert "your approx_kl is inf where the reference gives" in nonfinite.message
     assert all(c.message for c in report.checks if not c.passed)
+
+
+def test_one_time_limit_bounds_the_whole_check_shrinking_included():
+    """After the first run, each run of a check (the shrinking of a counterexample) gets only what is left
+    of the check's limit: an answer that hangs on every simpler input cannot make each shrinking round
+    spend a limit of its own. The report says the limit cut the shrinking short."""
+    import time
+
+    from checker.sandbox import Limits, run_candidate
+
+    wrong = next(m for m in get_drill("value_loss").mistakes if m.id == "value-clip-absolute").source("numpy")
+    function = get_drill("value_loss").function
+    hangs = f"import time\n\ndef {function}(*args, **kwargs):\n    time.sleep(60)\n"
+    runs = []
+
+    def runner(source, function, calls, **kwargs):
+        runs.append(kwargs.get("limits"))
+        return run_candidate(source if len(runs) == 1 else hangs, function, calls, **kwargs)
+
+    limits = Limits(wall_s=4.0, cpu_s=4)
+    t0 = time.perf_counter()
+    report = check(wrong, "value_loss", "numpy", limits=limits, runner=runner)
+    elapsed = time.perf_counter() - t0
+    assert not report.passed and len(runs) >= 2, report.render()
+    assert elapsed < 8, elapsed  # the first run, then at most what was left of its 4 s (not 4 s a round)
+    assert all(r.wall_s < 4.0 for r in runs[1:])
+    assert any("time limit was reached while the counterexample" in n for n in report.notes), report.notes

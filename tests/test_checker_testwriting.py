@@ -114,6 +114,18 @@ def test_a_hanging_test_file_is_stopped_once():
     assert report.elapsed_ms < 5000  # stopped on the model answer, not once per implementation
 
 
+def test_one_time_limit_bounds_every_run_of_a_test_file():
+    """A file that passes on the model answer and sleeps on every bug, each time under a run's limit: the
+    runs share the check's one limit, so the check ends near it, says which limit ended it, and counts
+    the implementations it never reached against the file."""
+    limits = Limits(wall_s=2.0, cpu_s=2)
+    report = grade_hostile("sleeps_after_the_first_run.py", limits=limits)
+    assert not report.passed and report.error is not None and report.error["kind"] == "timeout", report.render()
+    assert "2 s time limit" in report.error["message"] and "were not run" in report.error["message"]
+    assert report.elapsed_ms < 5000, report.elapsed_ms  # one limit, not one per implementation (13 x 1.5 s)
+    assert any("Not run" in c.message for c in report.checks if not c.passed)
+
+
 def test_failed_test_file_rating_follows_the_share_caught():
     from cards.schedule.training import AGAIN, GOOD, HARD, caught_share, drill_rating
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import os
 from pathlib import Path
 
 import pytest
@@ -98,31 +99,88 @@ def test_printed_output_is_capped_in_every_face():
     assert len(js) < 8100 and js.startswith("… (") and js.endswith("x\n")
 
 
-def test_an_answer_that_calls_the_reference_in_memory_fails_in_a_warm_checker():
+MEMORY_WALKS = ["gae_numpy_calls_the_reference_from_memory.py", "gae_numpy_unfreezes_the_collector.py",
+                "gae_numpy_walks_the_frozen_generation.py", "gae_numpy_reads_the_checkers_frames.py"]
+
+
+@pytest.mark.parametrize("name", MEMORY_WALKS)
+def test_an_answer_that_looks_for_the_reference_in_memory_fails_in_a_warm_checker(name):
     """The app's checker worker has the reference core and every drill's expected results loaded
-    before any answer arrives; an answer that finds the reference in its process's memory and returns
-    what it computes passed there. The child forgets the checker's packages before the answer runs,
-    so it finds nothing. (With nothing forgotten, the same answer passes: the attack is real.)"""
+    before any answer arrives. An answer that looks for them in its process's memory (through
+    sys.modules, the collector, the frozen generation walked with ctypes, the caller's frames) and
+    returns what the reference computes finds nothing: its process is forked from the sandbox's zygote,
+    which never held them. Fresh child and spare alike."""
     import checker.reference  # noqa: F401 - loaded, as in the warm worker
+    from checker.engine import keep_warm
     from checker.inputs import expected_for
-    from checker.sandbox import run_candidate
+    from checker.sandbox import discard_spare
 
     expected_for("gae", "numpy", 0)
-    source = (VERDICTS / "gae_numpy_calls_the_reference_from_memory.py").read_text()
+    source = (VERDICTS / name).read_text()
     assert not check(source, "gae", "numpy").passed
+    keep_warm()  # the spare the worker forks after a check
+    try:
+        assert not check(source, "gae", "numpy").passed
+    finally:
+        discard_spare()
 
-    def remembering(*args, **kwargs):
-        return run_candidate(*args, forget=(), **kwargs)
 
-    assert check(source, "gae", "numpy", runner=remembering).passed
+def test_the_frozen_generation_walk_finds_the_reference_where_it_is_in_memory():
+    """The walk is real: in a copy of a process that holds the reference core (as the sandbox's child
+    was, before the zygote), with the collector frozen as the child freezes it, it finds and calls it."""
+    import gc
+    import types
+
+    import checker.reference  # noqa: F401
+
+    source = (VERDICTS / "gae_numpy_walks_the_frozen_generation.py").read_text()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the copy
+        code = 1
+        try:
+            module = types.ModuleType("walker")
+            exec(compile(source, "walker.py", "exec"), module.__dict__)
+            gc.freeze()
+            code = 0 if callable(module._oracle()) else 3
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
 
 
-def test_an_object_the_drill_hands_over_keeps_its_module():
-    """A drill may pass the answer an object of a class the checker defines (a small model, say);
-    its module is not forgotten, so its methods still find their globals."""
+def test_the_answers_process_holds_nothing_of_the_checkers_packages():
+    """What the walk of the frozen generation reaches in a sandboxed child: no module namespace and no
+    function of the checker's packages but the sandbox's own and the objects a drill hands over."""
+    probe = VERDICTS.joinpath("gae_numpy_walks_the_frozen_generation.py").read_text().split("def _oracle")[0] + (
+        "def compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
+        "    names = set()\n"
+        "    for o in _frozen_objects(np.__dict__):\n"
+        "        if type(o) is dict and isinstance(o.get('__name__'), str):\n"
+        "            names.add(o['__name__'])\n"
+        "        elif type(o) is types.FunctionType:\n"
+        "            names.add(str(o.__module__))\n"
+        "    bad = sorted(n for n in names if n.split('.')[0] in ('checker', 'drills', 'cards', 'tui')\n"
+        "                 and not n.startswith(('checker.sandbox', 'checker.handouts')) and n != 'checker')\n"
+        "    print('FOUND', bad)\n"
+        "    return np.zeros(len(rewards)), np.zeros(len(rewards))\n")
+    import checker.reference  # noqa: F401
+    from checker.inputs import expected_for
+
+    expected_for("gae", "numpy", 0)
+    report = check(probe, "gae", "numpy")
+    found = [line for line in report.stdout.splitlines() if line.startswith("FOUND")]
+    assert found and all(line == "FOUND []" for line in found), found[:3]
+
+
+def test_an_object_the_drill_hands_over_crosses_by_name():
+    """The update-loop drill hands the answer its problem object; it reaches the child by its registered
+    name and works there. An object the sandbox does not know cannot be handed over at all."""
+    from checker.handouts import NUMPY_PROBLEM
     from checker.report import Report
     from checker.sandbox import Call, run_candidate
+    from checker.sandbox.calls import CallsError
 
-    source = "def answer(report):\n    return len(report.render())\n"
-    result = run_candidate(source, "answer", [Call((Report(drill="gae", framework="numpy", passed=True),))])
-    assert result.ok and result.results[0].value > 0, result.error
+    source = "import numpy as np\ndef answer(problem):\n    return problem.value(np.ones(2), np.eye(2))\n"
+    result = run_candidate(source, "answer", [Call((NUMPY_PROBLEM,))])
+    assert result.ok and list(result.results[0].value) == [1.0, 1.0], result.error
+    with pytest.raises(CallsError):
+        run_candidate(source, "answer", [Call((Report(drill="gae", framework="numpy", passed=True),))])

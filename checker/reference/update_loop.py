@@ -1,5 +1,5 @@
 """The PPO update loop every `ppo_update` answer is compared with, on the problem of
-`checker.reference.update_problem` (a categorical policy whose logits are linear in the observation and a
+`checker.handouts.update_problem` (a categorical policy whose logits are linear in the observation and a
 linear critic, trained with CleanRL's loss by plain SGD).
 
 `reference_update`: old log-probs, old values and whitened advantages frozen once before the loop; per
@@ -7,15 +7,15 @@ minibatch the statistics measured before its update, then one SGD step on the gr
 norm; per-epoch means; after each epoch, stop when the epoch's mean approx KL exceeds target_kl (the
 iteration of Schulman et al. 2017, Algorithm 1, with CleanRL's statistics and gradient clipping).
 
-The problem objects live in their own module on purpose: an answer receives one, and the sandbox keeps
-the module of every object it hands over, so that module must hold the model's formulas and nothing an
-answer could return instead of computing it.
+The problem objects live in their own package on purpose (`checker.handouts`): an answer receives one,
+and its process holds that module, so it must hold the model's formulas and nothing an answer could return
+instead of computing it.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from checker.reference.update_problem import (  # noqa: F401 - re-exported for the spec and tests
+from checker.handouts.update_problem import (  # noqa: F401 - re-exported for the spec and tests
     NUMPY_PROBLEM, TORCH_PROBLEM, VF_COEF, NumpyProblem, TorchProblem)
 
 WHITEN_EPS = 1e-8      # (A - mean) / (std + eps), unbiased std (CleanRL, SB3, torch's .std())

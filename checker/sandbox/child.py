@@ -1,12 +1,15 @@
-"""What the forked child does: confine itself, wait for the candidate's source, load it as a module,
-call the function and stream one frame per step back to the parent (hello, signature, one per call,
-then done or error).
+"""What the sandboxed child does: confine itself, wait for the candidate's source, load it as a module,
+call the function and stream one frame per step back to the trusted process (hello, signature, one per
+call, then done or error).
 
-The source arrives on stdin (fd 0), sent by the parent once the child is confined, so that a child can
-be forked and confined ahead of time, before the answer exists (a spare: see runner.py). Stdin is then
-at end of file for the answer, as /dev/null would be.
+The child is forked from the zygote (zygote.py), which holds the calls' inputs and nothing of the checker
+but the sandbox; `isolation.confine` makes it a keeper and the answer's process, where the rest of this
+module runs. The source (and for a test file, the implementation under test) arrives on stdin (fd 0),
+sent by the trusted process once the child is confined, so that a child can be forked and confined ahead
+of time, before the answer exists (a spare: see runner.py). Stdin is then at end of file for the answer,
+as /dev/null would be.
 
-Everything here runs in the child and ends in `os._exit`; it never returns into the caller's code.
+Everything here runs in the child and ends in `os._exit`; it never returns into the zygote's code.
 The candidate's code can tamper with this module once it runs, which is why the parent trusts
 only the hello frame (sent before any candidate code) and validates everything else as data.
 """
@@ -24,40 +27,31 @@ import types
 
 from checker.sandbox.eager import install_eager_only_compiler
 from checker.sandbox.frames import Encoder, pack_frame, write_all
-from checker.sandbox.isolation import RESULT_FD, isolate_child, settle_cpu_limit
+from checker.sandbox.isolation import RESULT_FD, confine
 
 MODULE_NAME = "__answer__"
-#: The most a rehearsal may take: wall-clock seconds before it stops at its next call, and CPU seconds
-#: allowed on top of the run's own limit until it is over.
-REHEARSAL_S = 1.0
-REHEARSAL_CPU_S = 2
 _MEMORY_MARKERS = ("DefaultCPUAllocator", "can't allocate memory", "not enough memory",
                    "Cannot allocate memory", "out of memory")
 
 
-_sender = 0  # the pid of the sandbox's child: only it reports (see _send)
+_sender = 0  # the pid of the answer's process: only it reports (see _send)
 
 
-def child_main(function, calls, limits, result_w, output_w, request_r, parent_pid, preload=(),
-               forget=(), keeper_s: float = 30.0, offset: int = 0, rehearsal: list | None = None) -> None:
-    """Entry point right after fork. Never returns. `request_r`: the pipe the source arrives on;
-    `keeper_s`: how much longer than the wall-clock limit the pid namespace's keeper lives; `offset`:
-    the index of the first of `calls` in the whole run (a slice of it, run beside the other slices);
-    `rehearsal`: a list holding one trusted source to run over `calls` while the child waits for its
-    own (see `_rehearse`), emptied when it is taken."""
+def child_main(function, calls, offset, limits, fds, zygote_pid) -> None:
+    """Entry point right after the zygote's fork. Never returns. `calls`: this child's slice of the run's
+    calls, the first of which is call `offset` of the run; `fds`: the child's ends of its result, output
+    and request pipes."""
     global _sender
     code = 0
     filename = "answer.py"  # until the request names it
-    _sender = os.getpid()
     try:
         t0 = time.perf_counter()
-        # Everything inherited from the parent is put out of the collector's reach: a finaliser of
-        # an object that was garbage at fork time must not close a descriptor number the child
-        # reuses (fd 3 is the result pipe), and not scanning the parent's heap saves copy-on-write.
+        # Everything inherited from the zygote is put out of the collector's reach: a finaliser of an
+        # object that was garbage at fork time must not close a descriptor number the child reuses (fd 3
+        # is the result pipe), and not scanning the inherited heap saves copy-on-write.
         gc.freeze()
-        _forget_frames(sys._getframe(1))
-        notes, facts = isolate_child(result_w, output_w, parent_pid, limits, request_r, keeper_s,
-                                     cpu_extra_s=REHEARSAL_CPU_S if rehearsal else 0)
+        notes, facts = confine(fds, limits, zygote_pid)
+        _sender = os.getpid()
         torch = sys.modules.get("torch")
         if torch is not None:
             _keep_one_thread(torch)
@@ -68,27 +62,17 @@ def child_main(function, calls, limits, result_w, output_w, request_r, parent_pi
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         setup_ms = (time.perf_counter() - t0) * 1e3
-        t1 = time.perf_counter()
-        if forget:
-            _forget(*forget)
-        _seal_collector()
-        forget_ms = (time.perf_counter() - t1) * 1e3
-        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0,
-               "forget_ms": forget_ms})
-        if rehearsal:
-            try:
-                _rehearse(rehearsal.pop(), function, calls, preload)
-            except BaseException:  # noqa: BLE001 - a rehearsal that fails only leaves the child less warm
-                pass
-            settle_cpu_limit(limits)
+        _send({"type": "hello", "notes": notes, "facts": facts, "setup_ms": setup_ms, "started": t0})
         request = _receive()
         if request is None:  # the parent discarded this child without a source: nothing to run
             os._exit(0)
-        source, filename = request
+        source, filename, preload = request
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
         _run(source, function, calls, filename, preload, offset)
     except BaseException as exc:  # noqa: BLE001 - everything becomes a report, nothing escapes
         code = 1
+        if not _sender:  # a failure while confining: this process reports it (the answer never ran)
+            _sender = os.getpid()
         try:
             _send_error(exc, filename, None, stage="setup")
         except BaseException:  # noqa: BLE001
@@ -97,10 +81,10 @@ def child_main(function, calls, limits, result_w, output_w, request_r, parent_pi
         os._exit(code)
 
 
-def _receive() -> tuple[str, str] | None:
-    """The source and file name the parent sends on fd 0 (JSON, then end of file); None when the parent
-    closed the pipe without sending anything. Read before any candidate code runs, from the trusted
-    parent."""
+def _receive() -> tuple[str, str, tuple] | None:
+    """The source, file name and preloaded modules the parent sends on fd 0 (JSON, then end of file);
+    None when the parent closed the pipe without sending anything. Read before any candidate code
+    runs, from the trusted parent."""
     import json
 
     chunks = []
@@ -112,112 +96,8 @@ def _receive() -> tuple[str, str] | None:
     if not chunks:
         return None
     request = json.loads(b"".join(chunks))
-    return request["source"], request["filename"]
-
-
-class _Everything:
-    """A set that holds every id: with it, `_prepare` copies every input (the originals stay as they are)."""
-
-    def __contains__(self, item) -> bool:
-        return True
-
-
-def _rehearse(source: str, function: str, calls, preload) -> None:
-    """Run a trusted answer (the drill's model answer) over `calls` as `_run` would, keeping nothing, before
-    the candidate's source arrives: a spare child that waits anyway spends the wait making its first
-    touches of the code and memory the calls use (each a copy-on-write fault after the fork, and cold
-    caches), so the candidate's run does not. Stops at the next call once a request is waiting or
-    after `REHEARSAL_S`; its CPU time does not count against the run's limit (`settle_cpu_limit`).
-
-    What the candidate sees is unchanged: the inputs are copies whose floats are moved off their values
-    (`_shift_floats`: the rehearsal never computes an expected result), the random generators are put back,
-    stdout, stderr and warnings go nowhere, and nothing of it stays reachable (the namespace is emptied,
-    everything it made is collected once the frame that held it is gone, and the modules it made are
-    dropped). Any failure of the rehearsal is ignored: it only warms the child."""
-    import random
-    import warnings
-
-    np = sys.modules.get("numpy")
-    torch = sys.modules.get("torch")
-    states = (random.getstate(), np.random.get_state() if np is not None else None,
-              torch.random.get_rng_state() if torch is not None else None)
-    modules = set(sys.modules)
-    streams = (sys.stdout, sys.stderr)
-    sys.stdout = sys.stderr = io.StringIO()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            _rehearsal_calls(source, function, calls, preload)
-    except BaseException:  # noqa: BLE001 - a rehearsal that fails only leaves the child less warm
-        pass
-    finally:
-        sys.stdout, sys.stderr = streams
-        for name in set(sys.modules) - modules:
-            sys.modules.pop(name, None)
-        random.setstate(states[0])
-        if states[1] is not None:
-            np.random.set_state(states[1])
-        if states[2] is not None:
-            torch.random.set_rng_state(states[2])
-        gc.collect()  # what the calls left in reference cycles (their frame is gone by now)
-
-
-def _rehearsal_calls(source: str, function: str, calls, preload) -> None:
-    """The rehearsal's own work (see `_rehearse`): load `source` as a module of its own (never in
-    `sys.modules`), make the calls, and empty the module's namespace whatever happens."""
-    import select
-
-    module = types.ModuleType("__rehearsal__")
-    try:
-        _preload(preload)
-        exec(compile(source, "<rehearsal>", "exec", dont_inherit=True), module.__dict__)
-        fn = _resolve(module, function)
-        names = _signature(fn)[1]
-        every = _Everything()
-        poller = select.poll()
-        poller.register(0, select.POLLIN)
-        t0 = time.perf_counter()
-        for call in calls:
-            if poller.poll(0) or time.perf_counter() - t0 > REHEARSAL_S:  # the run goes first
-                break
-            args, kwargs, named = _fresh_inputs(call, names, every)
-            try:
-                _shift_floats((args, kwargs))
-                out = fn(*args, **kwargs)
-                enc = Encoder()
-                value = enc.encode(out)
-                grads, grad_error = (_backprop(out, call, named, enc) if call.grad_of is not None
-                                     else ({}, None))
-                pack_frame({"type": "call", "index": 0, "ok": True, "value": value, "grads": grads,
-                            "grad_error": grad_error, "ms": 0.0}, enc.blobs)
-            except BaseException:  # noqa: BLE001 - the contract probes raise; nothing is kept either way
-                pass
-    finally:
-        module.__dict__.clear()
-
-
-def _shift_floats(value) -> None:
-    """Move every float array and tensor in `value` (the rehearsal's own copies of a call's inputs) off
-    its values, in place (x -> 0.7 x + 0.0309, whose one fixed point, 0.103, is no value the examples
-    use; differences change too, so log-probs shifted together do not cancel; NaN and inf stay what
-    they are, masks and token ids are untouched): the rehearsal runs the same code on the same shapes
-    and dtypes but never computes the results a call's inputs should give, so nothing it leaves in
-    freed memory (which `np.empty` or `torch.empty` may hand the answer) is an expected result."""
-    np = sys.modules.get("numpy")
-    torch = sys.modules.get("torch")
-    if isinstance(value, (tuple, list)):
-        for v in value:
-            _shift_floats(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            _shift_floats(v)
-    elif torch is not None and isinstance(value, torch.Tensor):
-        if value.is_floating_point():
-            with torch.no_grad():
-                value.mul_(0.7).add_(0.0309)
-    elif np is not None and isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.flags.writeable:
-        value *= 0.7
-        value += 0.0309
+    preload = tuple((str(n), str(t), str(f)) for n, t, f in request.get("preload", ()))
+    return request["source"], request["filename"], preload
 
 
 def _keep_one_thread(torch) -> None:
@@ -261,87 +141,6 @@ def _no_distributed_tensors(torch) -> None:
     comparison = sys.modules.get("torch.testing._comparison")
     if comparison is not None and "torch.distributed.tensor" not in sys.modules:
         comparison._HAS_DTENSOR = False
-
-
-def _forget(wipe, names) -> None:
-    """Make the caller's state unreachable before the answer runs: the reference core (an answer
-    could return what it computes), the examples' expected results, the catalogue's variants, and
-    for a test file the grader's list of implementations.
-
-    `wipe()` (if given) empties what the caller holds in its own frames; then each module of
-    `names` (chosen by the parent: `forgotten_modules`) has its namespace emptied, so that functions
-    reached another way (through `object.__subclasses__()`, a frame's globals or a stray reference)
-    find empty globals, and is dropped from `sys.modules`. The caller's frames above this one never
-    run again: the child ends in `os._exit`. Only these modules are touched: every object the child
-    touches costs a copy-on-write page fault, and walking all of `sys.modules` here cost ~30 ms.
-    """
-    if wipe is not None:
-        wipe()
-    # What the namespaces held stays alive, out of reach: freeing it (the caches hold every drill's
-    # examples and results) would cost a check ~100 ms of copy-on-write page copies and frees.
-    hidden = []
-    for name in names:
-        module = sys.modules.pop(name, None)
-        namespace = getattr(module, "__dict__", None)
-        if isinstance(namespace, dict):
-            hidden.append(dict(namespace))
-            namespace.clear()
-        hidden.append(module)
-    _hold_out_of_reach(hidden)
-    linecache.clearcache()
-
-
-def _forget_frames(frame) -> None:
-    """Empty the local variables (and the cells of closures) of `frame` and every frame above it: the
-    trusted process's calls in progress at the fork, which the child never returns into. The engine's
-    frame there holds the examples' expected results, a spare's the model answer it rehearses, and an
-    answer walking `sys._getframe().f_back` would read them. What they held stays alive, out of reach
-    (freeing it could run a finaliser that closes a descriptor number the child reuses). Module-level
-    frames are left as they are: their locals are the module's namespace (`_forget` empties the
-    caller's modules)."""
-    import ctypes
-
-    to_fast = ctypes.pythonapi.PyFrame_LocalsToFast
-    to_fast.argtypes = (ctypes.py_object, ctypes.c_int)
-    to_fast.restype = None
-    hidden = []
-    while frame is not None:
-        if frame.f_locals is not frame.f_globals:
-            snapshot = frame.f_locals  # the frame's own dict of its locals, cells included
-            hidden.append(dict(snapshot))
-            snapshot.clear()
-            to_fast(frame, 1)  # 1: what the dict no longer holds is deleted from the frame
-        frame = frame.f_back
-    _hold_out_of_reach(hidden)
-
-
-def _seal_collector() -> None:
-    """Take away the two Python-level ways back to what the child holds out of reach: `gc.unfreeze()`,
-    which would move every object inherited from the checker (the forgotten namespaces, the examples and
-    their expected results, the reference core's functions) back into `gc.get_objects()`, and
-    `_imp.create_builtin`, with which a fresh `gc` module (with its own `unfreeze`) can be made without
-    opening a file. Every module an answer may import is loaded already, so no import needs the latter.
-    Neither is wrapped: a wrapper would hold the original where `__closure__` or `gc.get_referents`
-    find it. What stays open is raw memory through `ctypes` (docs/isolation.md)."""
-    import _imp
-
-    def unfreeze() -> None:
-        """Refused in the checker's sandbox."""
-        raise PermissionError("gc.unfreeze() is not available in the checker's sandbox")
-
-    gc.unfreeze = unfreeze
-    if hasattr(_imp, "create_builtin"):
-        del _imp.create_builtin
-
-
-def _hold_out_of_reach(objects: list) -> None:
-    """Keep `objects` alive with no reference any Python code can follow: one reference owned by
-    nothing, and the list moved out of the collector's view (`gc.get_objects` and `get_referrers`
-    do not list the frozen generation)."""
-    import ctypes
-
-    ctypes.pythonapi.Py_IncRef(ctypes.py_object(objects))
-    gc.freeze()
 
 
 def _send(header: dict, blobs=None) -> None:

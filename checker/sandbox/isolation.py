@@ -1,26 +1,32 @@
-"""Confining the forked child before any candidate code runs (`isolate_child`).
+"""Confining a sandboxed child before any candidate code runs (`confine`).
 
-In this order: own session; request pipe (or /dev/null)/stdout/stderr/result pipe on fds 0-3 and every other inherited
-fd closed; cwd "/" and a scrubbed environment; new mount and network namespaces with every mount
-read-only (as an ordinary user, where the kernel allows it, also user and pid namespaces, with a
-`sleep` as the pid namespace's first process: its "keeper"); rlimits (CPU, address space, FSIZE=0,
-NOFILE=4, CORE=0, NPROC, an 8 MiB stack); as root a drop to a dedicated unused uid/gid (`SANDBOX_UID_BASE + pid`,
-so every process of that uid belongs to this run and nothing else); no-new-privileges; death with
-the parent; a seccomp filter (`seccomp.py`). Each step costs well under a millisecond. What the
-parent does afterwards to clear up is in `sweep.py`.
+The zygote forks the child (here, its "keeper"), which in this order: starts its own session; lays out its
+request pipe, output and result pipe on fds 0-3 and closes everything else; moves to "/" with a scrubbed
+environment; makes new mount, network and pid namespaces (as an ordinary user, inside a new user
+namespace), with every mount read-only; and forks the answer's process, the first process of the new pid
+namespace. The keeper then only waits for it and ends as it ended (`_keep`), so the zygote's reaping tells
+the trusted process how the answer ended.
+
+The answer's process sets rlimits (CPU, address space, FSIZE=0, NOFILE=4, CORE=0, NPROC, an 8 MiB stack);
+as root drops to a dedicated unused uid/gid (`SANDBOX_UID_BASE + the keeper's pid`, so every process of
+that uid belongs to this run and nothing else); sets no-new-privileges and death with its keeper; and loads
+the seccomp filter (`seccomp.py`). Being its namespace's first process, it can name no process outside it,
+and when it dies the kernel kills everything it started. Each step costs well under a millisecond; the
+fork of the answer's process a few. Where the kernel refuses the namespaces, the keeper runs the answer
+itself, and the notes say what that leaves open. What the trusted process does afterwards to clear up is
+in `sweep.py`.
 """
 from __future__ import annotations
 
 import ctypes
 import fcntl
-import math
 import os
 import resource
 import signal
 
 from checker.sandbox import seccomp
 
-#: First uid of the range used for sandboxed runs (one uid per run: base + the child's pid).
+#: First uid of the range used for sandboxed runs (one uid per run: base + the keeper's pid).
 SANDBOX_UID_BASE = 1_500_000_000
 
 CLONE_NEWNS = 0x00020000
@@ -36,13 +42,15 @@ RESULT_FD = 3
 #: `ulimit -s`, instead of growing an unlimited stack into the address-space limit.
 STACK_BYTES = 8 * 1024 * 1024
 _KEEP_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+#: The keeper's exit status when it could not follow the answer's process (never an answer's own).
+KEEPER_LOST = 70
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def sandbox_uid(child_pid: int) -> int:
-    """The uid a root parent gives the child with this pid."""
-    return SANDBOX_UID_BASE + child_pid
+def sandbox_uid(keeper_pid: int) -> int:
+    """The uid a run whose keeper has this pid gets when the trusted process is root."""
+    return SANDBOX_UID_BASE + keeper_pid
 
 
 def _unshare(flags: int) -> int:
@@ -59,13 +67,24 @@ def _prctl(option: int, arg: int) -> int:
     return ctypes.get_errno()
 
 
-def _vm_bytes() -> int:
-    """Address space the child maps right now (it inherited the parent's, torch included)."""
-    fd = os.open("/proc/self/statm", os.O_RDONLY)
+def _read_proc(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
     try:
-        return int(os.read(fd, 256).split()[0]) * resource.getpagesize()
+        return os.read(fd, 8192)
     finally:
         os.close(fd)
+
+
+def _vm_bytes() -> int:
+    """Address space the child maps right now (it inherited the zygote's, torch included)."""
+    return int(_read_proc("/proc/self/statm").split()[0]) * resource.getpagesize()
+
+
+def _status_field(status: bytes, name: bytes) -> list[bytes]:
+    for line in status.splitlines():
+        if line.startswith(name + b":"):
+            return line.split()[1:]
+    return []
 
 
 class _MountAttr(ctypes.Structure):
@@ -96,43 +115,13 @@ def _read_only_filesystem(notes: list[str]) -> None:
                         "the answer could delete or rename files your user owns"))
 
 
-def _spawn_pid_ns_init(limits, keeper_s: float) -> int | None:
-    """Start the first process of the new pid namespace: a `sleep` that holds no descriptors.
+def confine(fds: list[int], limits, zygote_pid: int) -> tuple[list[str], dict]:
+    """Confine the freshly forked child; returns (notes, facts) for the hello frame, in the answer's process.
 
-    Every process the answer starts lands in that namespace, and when its first process dies the
-    kernel kills them all, whatever their session, uid namespace or dumpable flag. So the parent can
-    end the whole tree with one kill, and if the answer kills the keeper, it can start nothing more.
-    posix_spawn (vfork + exec) costs about a millisecond, far less than a fork of this process.
-    """
-    try:  # it outlives the run, so that a checker that dies mid-check still ends the namespace soon
-        return os.posix_spawn("/bin/sleep", ["sleep", str(int(limits.wall_s + keeper_s))], {},
-                              file_actions=[(os.POSIX_SPAWN_CLOSE, fd) for fd in (1, 2, RESULT_FD)])
-    except OSError:
-        return None
-
-
-def settle_cpu_limit(limits) -> None:
-    """Lower the CPU limit to `limits.cpu_s` on top of the CPU time this process has used so far (rounded
-    up to a whole second, the limit's unit), so that what it did before the run (a rehearsal, within
-    the `cpu_extra_s` that `isolate_child` allowed) does not count against the answer. Lowering needs no
-    privilege: the answer cannot raise it again."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = max(1, int(limits.cpu_s)) + math.ceil(usage.ru_utime + usage.ru_stime)
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    if hard != resource.RLIM_INFINITY:
-        cpu = min(cpu, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-
-
-def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request_r: int | None = None,
-                  keeper_s: float = 30.0, cpu_extra_s: int = 0) -> tuple[list[str], dict]:
-    """Confine the current (freshly forked) process. Returns (notes, facts) for the hello frame.
-
-    `request_r` becomes stdin (fd 0): the pipe the parent sends the source on (else /dev/null).
-    `keeper_s`: how much longer than `limits.wall_s` the pid namespace's keeper lives (a child forked
-    ahead of time waits for its source first). `cpu_extra_s`: CPU seconds allowed on top of
-    `limits.cpu_s` for what the child does before its run (a rehearsal), taken back by
-    `settle_cpu_limit` once the run is about to start.
+    `fds`: the child's ends of its result, output and request pipes. Where the namespaces can be made,
+    this forks: the process that called it becomes the keeper and never returns (`_keep`), the answer's
+    process returns. `facts["answer_pid"]` is the answer's process's pid as the trusted process sees it,
+    `facts["pid_ns"]` whether it is the first process of a pid namespace of its own.
 
     Runs before any candidate code, so what it reports can be trusted by the parent. Raises on a
     failure that would leave the child unconfined; the caller turns that into a crash report.
@@ -140,17 +129,18 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request
     notes: list[str] = []
     facts: dict = {}
     os.setsid()
-    # Move the two pipes out of the way, then lay out fds 0-3 and close everything else inherited.
+    result_w, output_w, request_r = fds
+    # Move the pipes out of the way, then lay out fds 0-3 and close everything else inherited.
     res = fcntl.fcntl(result_w, fcntl.F_DUPFD, 10)
     out = fcntl.fcntl(output_w, fcntl.F_DUPFD, 10)
-    stdin = (fcntl.fcntl(request_r, fcntl.F_DUPFD, 10) if request_r is not None
-             else os.open("/dev/null", os.O_RDONLY))
+    stdin = fcntl.fcntl(request_r, fcntl.F_DUPFD, 10)
     os.dup2(stdin, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.dup2(res, RESULT_FD)
     os.closerange(RESULT_FD + 1, 1 << 20)
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD, signal.SIGTSTP,
+                signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(sig, signal.SIG_DFL)
     try:
         signal.set_wakeup_fd(-1)
@@ -163,40 +153,26 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request
     os.environ["HOME"] = "/nonexistent"
 
     root = os.geteuid() == 0
-    # As root the uid drop already marks every process of the run, so no pid namespace: a process
-    # that unshared one can no longer start threads (clone(CLONE_THREAD) fails with EINVAL).
-    namespaces = CLONE_NEWNS | CLONE_NEWNET | (0 if root else CLONE_NEWUSER | CLONE_NEWPID)
-    err = _unshare(namespaces)
+    keeper = os.getpid()
+    uid = sandbox_uid(keeper) if root else None
+    err = _unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | (0 if root else CLONE_NEWUSER))
     if err == 0:
         _read_only_filesystem(notes)
-        if not root:
-            facts["user_ns"] = os.readlink("/proc/self/ns/user")
-            init = _spawn_pid_ns_init(limits, keeper_s)
-            if init:
-                facts["pid_ns_init"] = init
-            else:
-                notes.append("could not start the sandbox's pid-namespace keeper (/bin/sleep); "
-                             "processes the answer starts are found by user namespace only")
-    elif root:
-        notes.append(f"network isolation unavailable: unshare failed ({os.strerror(err)})")
+        answer = os.fork()
+        if answer:
+            _keep(answer, uid, zygote_pid)  # never returns
+        parent = keeper
     else:
-        notes.append("network isolation unavailable: not root and user namespaces disabled "
-                     f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
-                     "the check, and the answer runs with your user's file permissions")
+        parent = zygote_pid
+        if root:
+            notes.append(f"network isolation unavailable: unshare failed ({os.strerror(err)}); the answer "
+                         "runs in the checker's pid namespace")
+        else:
+            notes.append("network isolation unavailable: not root and user namespaces disabled "
+                         f"({os.strerror(err)}); a process the answer starts with setsid may outlive "
+                         "the check, and the answer runs with your user's file permissions")
 
-    vm = _vm_bytes()
-    mem = vm + limits.memory_mb * 1024 * 1024
-    stack_soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
-    stack = STACK_BYTES if stack_soft == resource.RLIM_INFINITY else min(stack_soft, STACK_BYTES)
-    for rlim, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_STACK, stack),
-                        (resource.RLIMIT_AS, mem), (resource.RLIMIT_NOFILE, RESULT_FD + 1),
-                        (resource.RLIMIT_NPROC, limits.max_processes)):
-        resource.setrlimit(rlim, (value, value))
-    cpu = max(1, int(limits.cpu_s)) + max(0, int(cpu_extra_s))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # SIGKILL at the limit; SIGXCPU can be ignored
-
-    if root:
-        uid = sandbox_uid(os.getpid())
+    if uid is not None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
@@ -204,9 +180,57 @@ def isolate_child(result_w: int, output_w: int, parent_pid: int, limits, request
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     # The death signal is cleared by a credential change, so it is set after the uid drop.
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent_pid:
-        os._exit(70)
-    note = seccomp.install(_libc)  # last: it refuses unshare, mount and prctl-free signalling
+    status = _read_proc("/proc/self/status")  # the proc mount is the checker's: pids as it sees them
+    ppid, nspid = _status_field(status, b"PPid"), _status_field(status, b"NSpid")
+    if not ppid or int(ppid[0]) != parent:
+        os._exit(KEEPER_LOST)  # the keeper (or the zygote) died before the death signal was set
+    facts["answer_pid"] = int(nspid[0]) if nspid else os.getpid()
+    facts["pid_ns"] = err == 0
+    # Limits last but for the filter: lowering them needs no privilege, and reading /proc needs a descriptor.
+    mem = _vm_bytes() + limits.memory_mb * 1024 * 1024
+    stack_soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    stack = STACK_BYTES if stack_soft == resource.RLIM_INFINITY else min(stack_soft, STACK_BYTES)
+    cpu = max(1, int(limits.cpu_s))
+    for rlim, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_STACK, stack),
+                        (resource.RLIMIT_AS, mem), (resource.RLIMIT_NOFILE, RESULT_FD + 1),
+                        (resource.RLIMIT_NPROC, limits.max_processes),
+                        (resource.RLIMIT_CPU, cpu)):  # CPU: SIGKILL at the limit; SIGXCPU can be ignored
+        resource.setrlimit(rlim, (value, value))
+    note = seccomp.install(_libc, os.getpid())  # last: it refuses unshare, mount and signalling
     if note:
         notes.append(note)
     return notes, facts
+
+
+def _keep(answer: int, uid: int | None, zygote_pid: int) -> None:
+    """The keeper: hand the answer's process every descriptor, wait for it, and end as it ended (its exit
+    status, or the signal that killed it), so that the zygote's reaping of this process reports the
+    answer's ending and CPU time. Dies with the zygote, and the answer's process dies with it. Never runs
+    candidate code; as root it drops to the run's uid too. Never returns."""
+    try:
+        os.closerange(0, RESULT_FD + 1)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if uid is not None:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+        _prctl(PR_SET_NO_NEW_PRIVS, 1)
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != zygote_pid:
+            os.kill(answer, signal.SIGKILL)
+            os._exit(KEEPER_LOST)
+        while True:
+            try:
+                _, status = os.waitpid(answer, 0)
+                break
+            except InterruptedError:
+                continue
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig not in (signal.SIGKILL, signal.SIGSTOP):
+                signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+            os.kill(os.getpid(), sig)
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else KEEPER_LOST)
+    finally:
+        os._exit(KEEPER_LOST)

@@ -1,8 +1,9 @@
-"""Preparing the trusted process to fork sandboxed children: `prepare_parent`.
+"""Preparing the trusted process for sandboxed runs: `prepare_parent`, and the zygote's own warm-up.
 
-A child inherits everything the parent has loaded, so a warm parent makes a check cost a fork
-(~7 ms) instead of torch's import (1.8 s). What the child cannot do once confined (open files,
-start threads in a pid namespace) the parent does first.
+Every child is forked from the zygote (zygote.py), so what the child cannot do once confined (open files,
+start threads) the zygote does first: `warm_process` imports numpy, torch and every module an answer may
+import, and runs the few small ops whose lazy set-up opens files. A zygote forked from the trusted process
+gets this from it; one started afresh runs it itself.
 """
 from __future__ import annotations
 
@@ -16,23 +17,41 @@ from checker.sandbox.sweep import sweep_orphans
 
 _prepared = False
 
-#: Modules loaded into the parent so that an answer importing them does not need to open files
+#: Modules loaded into the zygote so that an answer importing them does not need to open files
 #: (the child may not open any: RLIMIT_NOFILE leaves no free descriptor): the list in imports.py.
 PRELOADED_MODULES = allowed_imports()
 
 
 def prepare_parent() -> None:
-    """Make this process a safe, warm parent for sandboxed runs. Idempotent; call it early.
-
-    Sets torch to one thread before any tensor op (a parent that entered an OpenMP parallel region
-    makes forked children hang on their next large op), puts the eager-only stand-in for torch's
-    compiler in place (`checker.sandbox.eager`), preloads the modules an answer may import,
-    and runs a few small single-threaded ops so lazy initialisation that opens files (torch's cpuinfo,
-    numpy's random) has happened before a child, which cannot open files, needs it.
-    """
+    """Make this process ready to run sandboxed checks: warm (`warm_process`), with orphans of a dead
+    checker cleared (root), and its zygote started. Idempotent; call it first thing, before loading
+    drills or the checker's engine, so that the zygote can be forked from this process instead of
+    started afresh (zygote.py)."""
     global _prepared
     if _prepared:
+        from checker.sandbox.zygote import zygote
+
+        zygote().start()  # a no-op while it lives; again after it died, or in a forked child of this process
         return
+    warm_process()
+    if os.geteuid() == 0:
+        sweep_orphans(SANDBOX_UID_BASE)  # what a checker that died mid-check could not clear up
+    from checker.sandbox.zygote import zygote
+
+    zygote().start()
+    _prepared = True
+
+
+def warm_process() -> None:
+    """Load and warm what a sandboxed child inherits, in this process.
+
+    Sets torch to one thread before any tensor op (a process that entered an OpenMP parallel region
+    makes forked children hang on their next large op), puts the eager-only stand-in for torch's
+    compiler in place (`checker.sandbox.eager`), preloads the modules an answer may import and the
+    objects a drill hands one (`checker.handouts`), and runs a few small single-threaded ops so lazy
+    initialisation that opens files (torch's cpuinfo, numpy's random) has happened before a child, which
+    cannot open files, needs it.
+    """
     import importlib
 
     import torch
@@ -44,6 +63,7 @@ def prepare_parent() -> None:
             importlib.import_module(name)
         except ImportError:
             pass
+    import checker.handouts  # noqa: F401 - what a drill hands an answer, rebuilt in the zygote
     import numpy as np
     a = torch.ones(300, 300, requires_grad=True)
     (a @ a).sum().backward()
@@ -52,9 +72,6 @@ def prepare_parent() -> None:
         pass  # enter: it looks for an optional profiler module once (and logs an error where it cannot)
     x = np.random.default_rng(0).random((200, 200))
     np.linalg.inv(x @ x.T + np.eye(200))
-    if os.geteuid() == 0:
-        sweep_orphans(SANDBOX_UID_BASE)  # what a checker that died mid-check could not clear up
-    _prepared = True
 
 
 def _single_threaded_openblas() -> None:

@@ -17,6 +17,12 @@ reach outside its process tree:
 - starting programs (execve, execveat);
 - new namespaces: unshare, setns, and clone with any CLONE_NEW* flag; clone3 answers ENOSYS so that
   glibc falls back to clone, whose flags a filter can read;
+- acting on another process: prlimit64, setpriority, sched_setscheduler / setparam / setattr /
+  setaffinity, ioprio_set, migrate_pages, move_pages and get_robust_list are allowed only where they name
+  the caller itself (pid 0 or its own pid; setpriority and ioprio_set only for one process, never a
+  process group or a whole user), and kcmp, pidfd_open, process_madvise and process_mrelease are refused:
+  as an ordinary user these would otherwise set limits on, renice or reschedule every process of the
+  user; `prctl(PR_SET_PDEATHSIG)` is refused too, so the answer always dies with its keeper;
 - ptrace, process_vm_*, pidfd_getfd, mounts, keyrings, bpf, perf events, userfaultfd, io_uring,
   module and kexec loading.
 
@@ -66,7 +72,18 @@ DENIED_X86_64 = {
 }
 #: calls that open a path; refused with EMFILE.
 OPENING_X86_64 = {"open": 2, "openat": 257, "openat2": 437, "creat": 85, "open_by_handle_at": 304}
-_CLONE, _CLONE3, _FCNTL, _IOCTL = 56, 435, 72, 16
+_CLONE, _CLONE3, _FCNTL, _IOCTL, _PRCTL = 56, 435, 72, 16, 157
+#: calls whose first argument is a pid: allowed only for the caller itself (0 or its own pid)
+SELF_ONLY_X86_64 = {"prlimit64": 302, "sched_setparam": 142, "sched_setscheduler": 144,
+                    "sched_setaffinity": 203, "sched_setattr": 314, "migrate_pages": 256, "move_pages": 279,
+                    "get_robust_list": 274}
+#: calls whose first argument says what the second names (a process, a group, a user): allowed only for
+#: one process, the caller (setpriority: PRIO_PROCESS = 0; ioprio_set: IOPRIO_WHO_PROCESS = 1)
+WHICH_WHO_X86_64 = {"setpriority": (141, 0), "ioprio_set": (251, 1)}
+#: refused whatever their arguments, besides DENIED_X86_64: comparing, opening or acting on other processes
+#: by pidfd
+DENIED_PROCESS_X86_64 = {"kcmp": 312, "pidfd_open": 434, "process_madvise": 440, "process_mrelease": 448}
+PR_SET_PDEATHSIG = 1
 
 #: clone flags that make a new namespace (CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET)
 CLONE_NAMESPACE_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
@@ -98,7 +115,8 @@ def _assemble(prog: list) -> bytes:
     return b"".join(out)
 
 
-def _build() -> bytes | None:
+def _build(self_pid: int) -> bytes | None:
+    """The filter for a process whose pid (in its own pid namespace) is `self_pid`."""
     if platform.machine() != "x86_64":
         return None
     prog: list = [
@@ -110,11 +128,32 @@ def _build() -> bytes | None:
         (_JEQ_K, "clone", 0, _CLONE),
         (_JEQ_K, "fcntl", 0, _FCNTL),
         (_JEQ_K, "ioctl", 0, _IOCTL),
+        (_JEQ_K, "prctl", 0, _PRCTL),
     ]
     prog += [(_JEQ_K, "emfile", 0, nr) for nr in sorted(OPENING_X86_64.values())]
-    prog += [(_JEQ_K, "deny", 0, nr) for nr in sorted(DENIED_X86_64.values())]
+    prog += [(_JEQ_K, "deny", 0, nr) for nr in sorted({*DENIED_X86_64.values(), *DENIED_PROCESS_X86_64.values()})]
+    prog += [(_JEQ_K, "self0", 0, nr) for nr in sorted(SELF_ONLY_X86_64.values())]
+    prog += [(_JEQ_K, f"which_{name}", 0, nr) for name, (nr, _) in sorted(WHICH_WHO_X86_64.items())]
     prog += [
         (_RET_K, 0, 0, _RET_ALLOW),
+        ("label", "self0"),  # the pid in args[0] (an int: its low 32 bits) is 0 or the caller's
+        (_LD_W_ABS, 0, 0, _arg_low(0)),
+        (_JEQ_K, "allow", 0, 0),
+        (_JEQ_K, "allow", "deny", self_pid),
+    ]
+    for name, (_, one_process) in sorted(WHICH_WHO_X86_64.items()):
+        prog += [
+            ("label", f"which_{name}"),
+            (_LD_W_ABS, 0, 0, _arg_low(0)),
+            (_JEQ_K, 0, "deny", one_process),
+            (_LD_W_ABS, 0, 0, _arg_low(1)),
+            (_JEQ_K, "allow", 0, 0),
+            (_JEQ_K, "allow", "deny", self_pid),
+        ]
+    prog += [
+        ("label", "prctl"),
+        (_LD_W_ABS, 0, 0, _arg_low(0)),
+        (_JEQ_K, "deny", "allow", PR_SET_PDEATHSIG),
         ("label", "clone"),
         (_LD_W_ABS, 0, 0, _arg_low(0)),
         (_JSET_K, "deny", "allow", CLONE_NAMESPACE_FLAGS),
@@ -137,15 +176,27 @@ def _build() -> bytes | None:
     return _assemble(prog)
 
 
-_FILTER = _build()
+_FILTERS: dict[int, bytes | None] = {}
+
+
+def filter_for(self_pid: int) -> bytes | None:
+    """The assembled filter for a process with this pid (built once per pid)."""
+    if self_pid not in _FILTERS:
+        _FILTERS[self_pid] = _build(self_pid)
+    return _FILTERS[self_pid]
+
+
+filter_for(1)  # the usual case (the first process of a pid namespace), built at import
 
 
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
-def install(libc) -> str | None:
-    """Load the filter into the calling process (needs no-new-privs set); a note when it cannot."""
+def install(libc, self_pid: int) -> str | None:
+    """Load the filter into the calling process, whose pid is `self_pid` (needs no-new-privs set); a note
+    when it cannot."""
+    _FILTER = filter_for(self_pid)
     if _FILTER is None:
         return (f"no seccomp filter on {platform.machine()}: the answer may signal your processes, and "
                 "after closing a descriptor open files and sockets")

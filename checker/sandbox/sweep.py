@@ -1,9 +1,11 @@
 """Clearing up after a sandboxed child: `kill_tree` leaves no process of the run able to run code.
 
-SIGKILL the child's session; then (root) every process of the run's uid, or (ordinary user) the pid
-namespace's keeper, whose death makes the kernel kill every process in that namespace, and whatever
-is left in the child's user namespace. Sweeps repeat until a pass finds nothing, so a grandchild
-that called setsid cannot outlive the check. A pass reads /proc (~1 ms for ~100 processes).
+The answer runs as the first process of a pid namespace of its own (isolation.py), so killing it makes
+the kernel kill every process in that namespace, whatever their session or uid; `kill_tree` kills the
+keeper's session, the keeper and the answer's process, then waits until the answer's process has exited,
+by which time its namespace is empty. Where the kernel refused the namespace (the notes say so), it sweeps
+instead: as root every process of the run's own uid, repeating until a pass finds nothing, so a
+grandchild that called setsid cannot outlive the check (a pass reads /proc, ~1 ms for ~100 processes).
 """
 from __future__ import annotations
 
@@ -18,19 +20,23 @@ def _proc_pids() -> list[int]:
     return [int(name) for name in os.listdir("/proc") if name.isdigit()]
 
 
-def _status_matches_uid(pid: int, uid_field: bytes) -> bool:
-    """True when /proc/pid still runs code (not a zombie, not exiting) and its real uid is `uid`."""
+def _read_status(pid: int) -> bytes | None:
     try:
         fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
     except OSError:
-        return False
+        return None
     try:
-        data = os.read(fd, 4096)
+        return os.read(fd, 4096)
     except OSError:
-        return False
+        return None
     finally:
         os.close(fd)
-    if uid_field not in data or b"\nVmSize:" not in data:  # no memory map: exiting, or a zombie
+
+
+def _status_matches_uid(pid: int, uid_field: bytes) -> bool:
+    """True when /proc/pid still runs code (not a zombie, not exiting) and its real uid is `uid`."""
+    data = _read_status(pid)
+    if data is None or uid_field not in data or b"\nVmSize:" not in data:  # no memory map: exiting, or a zombie
         return False
     state = data.find(b"\nState:\t")
     if state >= 0 and data[state + 8:state + 9] in (b"Z", b"X"):
@@ -50,23 +56,6 @@ def sigkill_pending(status: bytes) -> bool:
             except ValueError:
                 pass
     return False
-
-
-def _in_user_ns(pid: int, ns: str) -> bool:
-    """True when `pid` still runs code (not a zombie, not exiting) in the user namespace `ns`."""
-    try:
-        if os.readlink(f"/proc/{pid}/ns/user") != ns:
-            return False
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-        try:
-            stat = os.read(fd, 1024)
-        finally:
-            os.close(fd)
-    except OSError:
-        return False
-    fields = stat[stat.rfind(b")") + 2:].split()
-    # A zombie, or a process already exiting (its memory map, vsize, is gone): nothing runs there.
-    return len(fields) > 20 and fields[0] not in (b"Z", b"X") and fields[20] != b"0"
 
 
 def processes_of_uid(uid: int) -> list[int]:
@@ -92,80 +81,81 @@ def _sweep(find, budget_s: float = 2.0) -> bool:
         time.sleep(0.0005)
 
 
-def is_pid_ns_init(pid: int, uid: int) -> bool:
-    """True when `pid` is, right now, the first process of a pid namespace, owned by `uid`."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as f:
-            status = f.read()
-    except OSError:
+def _field(status: bytes, name: bytes) -> list[bytes]:
+    for line in status.splitlines():
+        if line.startswith(name + b":"):
+            return line.split()[1:]
+    return []
+
+
+def is_answer_process(pid: int, keeper: int) -> bool:
+    """True when `pid` is, right now, the first process of a pid namespace and a child of `keeper`."""
+    status = _read_status(pid)
+    if status is None:
         return False
-    return b"\nUid:\t%d\t" % uid in status and any(
-        line.startswith(b"NSpid:") and line.split()[-1] == b"1" and len(line.split()) >= 3
-        for line in status.splitlines())
+    nspid, ppid = _field(status, b"NSpid"), _field(status, b"PPid")
+    return len(nspid) >= 2 and nspid[-1] == b"1" and ppid == [str(keeper).encode()]
 
 
-def _kill_keeper(init_fd: int, init_pid: int | None, budget_s: float = 2.0) -> None:
-    """SIGKILL the pid namespace's keeper and wait until it is exiting.
+def answer_process_fd(pid: int, keeper: int) -> int | None:
+    """A pidfd on the run's answer process `pid` (a child of `keeper`, the first process of its pid
+    namespace), or None when `pid` is no such process. Looked at again once the pidfd is held, so a pid
+    recycled in between is never mistaken for it."""
+    if not is_answer_process(pid, keeper):
+        return None
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:
+        return None
+    if not is_answer_process(pid, keeper):
+        os.close(fd)
+        return None
+    return fd
 
-    An exiting namespace init SIGKILLs every process in its namespace before anything else, then
-    waits for them to be reaped, which for orphans is up to the system's init and can take a
-    while; so this waits only for the keeper's exit to begin (its memory map is gone), not end.
+
+def _kill_and_wait(pidfd: int, budget_s: float = 2.0) -> bool:
+    """SIGKILL the process of `pidfd` and wait until it has exited; False if it had not within the budget."""
+    try:
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    except OSError as exc:
+        if exc.errno != errno.ESRCH:
+            raise
+    return bool(select.select([pidfd], [], [], budget_s)[0])
+
+
+def kill_tree(keeper: int, keeper_fd: int | None, answer_fd: int | None, uid: int | None) -> list[str]:
+    """Kill the run: the keeper's session, the keeper and the answer's process. Returns notes on anything left.
+
+    `answer_fd`: a pidfd on the answer's process, the first process of its own pid namespace; once it has
+    exited the kernel has killed every process in the namespace. Without one (the namespace could not be
+    made, or the answer's process died before it said where it was), as root every process of the run's
+    `uid` is swept.
     """
     try:
-        signal.pidfd_send_signal(init_fd, signal.SIGKILL)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + budget_s
-    while time.monotonic() < deadline:
-        if select.select([init_fd], [], [], 0)[0]:
-            return  # exited (the pid may be recycled from now on, so look no further)
+        os.kill(-keeper, signal.SIGKILL)
+    except OSError as exc:
+        if exc.errno not in (errno.ESRCH, errno.EPERM):
+            raise
+    if keeper_fd is not None:
         try:
-            with open(f"/proc/{init_pid}/status", "rb") as f:
-                if b"\nVmSize:" not in f.read():
-                    return
-        except OSError:
-            return
-        time.sleep(0.0002)
-
-
-def kill_tree(pid: int, uid: int | None, user_ns: str | None, init_fd: int | None = None,
-              init_pid: int | None = None) -> list[str]:
-    """Kill the child, its session and every process it started. Returns notes on anything left.
-
-    `init_fd` is a pidfd on the child's pid-namespace keeper (ordinary-user path): killing it makes
-    the kernel kill every process in the namespace, and its exit is awaited so that none is left.
-    """
-    for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except OSError as exc:
-            if exc.errno not in (errno.ESRCH, errno.EPERM):
-                raise
-    if init_fd is not None:
-        _kill_keeper(init_fd, init_pid)
-    # The child itself is not waited for: once kill() has returned, a pending SIGKILL makes any
-    # fork it attempts fail, so only processes that exist now can be left, and the sweep gets them.
-    # The caller reaps the child later (its pid, and so its uid, stays reserved until then).
+            signal.pidfd_send_signal(keeper_fd, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     notes = []
-    if uid is not None and not _sweep(lambda: [p for p in processes_of_uid(uid) if p != pid]):
+    if answer_fd is not None:
+        if not _kill_and_wait(answer_fd):
+            notes.append("the answer's process survived the kill")
+    elif uid is not None and not _sweep(lambda: processes_of_uid(uid)):
         notes.append(f"processes of sandbox uid {uid} survived the kill")
-    if user_ns is not None and not _sweep(
-            lambda: [p for p in _proc_pids() if p != pid and _in_user_ns(p, user_ns)]):
-        notes.append("processes in the sandbox user namespace survived the kill")
     return notes
 
 
 def _real_uid(pid: int) -> int | None:
-    try:
-        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
-    except OSError:
+    data = _read_status(pid)
+    if data is None:
         return None
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     at = data.find(b"\nUid:\t")
     return int(data[at + 6:data.index(b"\t", at + 6)]) if at >= 0 else None
 
@@ -173,10 +163,10 @@ def _real_uid(pid: int) -> int | None:
 def sweep_orphans(uid_base: int) -> int:
     """Kill processes left by sandboxed runs whose checker died mid-check (root only).
 
-    A run's uid is `uid_base + the child's pid`; while that child exists with that uid (even as a
-    zombie), the run belongs to a live checker and is left alone. Otherwise whatever still runs
-    under the uid is an orphan, since only the dead checker would have swept it. Returns how many
-    processes were killed.
+    A run's uid is `uid_base + its keeper's pid`; while that keeper exists with that uid (even as a
+    zombie), the run belongs to a live checker and is left alone. Otherwise whatever still runs under
+    the uid is an orphan (the chain of death signals from the checker to the zygote, the keeper and the
+    answer's process should leave none; this is the net under it). Returns how many processes were killed.
     """
     killed = 0
     for pid in _proc_pids():
@@ -184,7 +174,7 @@ def sweep_orphans(uid_base: int) -> int:
         if uid is None or not uid_base <= uid < uid_base + (1 << 22):
             continue
         if _real_uid(uid - uid_base) == uid:
-            continue  # the run's child (maybe this very process) exists: a live checker owns it
+            continue  # the run's keeper (maybe this very process) exists: a live checker owns it
         try:
             os.kill(pid, signal.SIGKILL)
             killed += 1

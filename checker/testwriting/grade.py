@@ -17,17 +17,24 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from checker.budget import CheckBudget
 from checker.report import CheckResult, Report
-from checker.testwriting import harness  # noqa: F401 - in memory before the fork: the child calls it
 from checker.testwriting.implementations import FILENAME, MODULE, implementations
 
-HARNESS = "checker.testwriting.harness:run_tests"
+#: The harness that runs a test file's tests in the child: a module made there from its source (the child
+#: is forked from the sandbox's zygote, which holds nothing of this package).
+HARNESS = "ppo_drill_harness:run_tests"
 _HERE = Path(__file__).resolve().parent
 
 
+def _text(name: str) -> str:
+    return (_HERE / name).read_text(encoding="utf-8")
+
+
 def _preload(impl_source: str) -> tuple:
-    return (("pytest", (_HERE / "pytest_shim.py").read_text(encoding="utf-8"), "<pytest>"),
-            ("ppo_drill_guard", (_HERE / "child_guard.py").read_text(encoding="utf-8"), "<guard>"),
+    return (("pytest", _text("pytest_shim.py"), "<pytest>"),
+            ("ppo_drill_guard", _text("child_guard.py"), "<guard>"),
+            ("ppo_drill_harness", _text("harness.py"), "<harness>"),
             (MODULE, impl_source, FILENAME))
 
 
@@ -66,16 +73,10 @@ def false_alarm_reason(message: str, line_text: str, rejects_model: bool) -> str
     return ""
 
 
-class _Hidden:
-    """What the grader knows while a test file runs, kept where the sandboxed child can wipe it.
-
-    The child is a fork of this process, so a test file can walk up the interpreter's frames (or the
-    garbage collector's references) to the grader's and read which implementation it was given,
-    then pass right answers and fail bugs without testing anything. So the grader's frame holds the
-    implementations only inside this object, which the child empties before the test file runs (the
-    parent's copy is untouched), and the runs after the model answer go in a random order, so that
-    the child cannot tell from how many ran before it which one it is.
-    """
+class _Order:
+    """Which implementation each run gets: the model answer first, the rest in a random order, so that a
+    test file cannot tell from how many runs came before it which one it is given (each run is a child of
+    the sandbox's zygote, which never holds an implementation: only the one under test reaches a run)."""
 
     def __init__(self, impls) -> None:
         self.impls = list(impls)
@@ -89,37 +90,28 @@ class _Hidden:
         self.current = self.order[position]
         return self.impls[self.current].source
 
-    def wipe(self) -> None:
-        """Runs in the child: forget every implementation but the source it was handed."""
-        self.impls.clear()
-        self.order.clear()
-        self.outcomes.clear()
-        self.current = -1
-        implementations.cache_clear()
-
-
-#: Packages whose modules a test file's child forgets before the test file runs: the reference core,
-#: the catalogue's cached variant results and the drills would otherwise be oracles reachable through
-#: `sys.modules` (the import guard only stops the import statement). The sandbox itself stays.
-PRIVATE_PACKAGES = ("checker", "drills", "cards", "tui")
-
 
 def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None = None, limits=None,
           filename: str = "test_answer.py") -> Report:
     t0 = time.perf_counter()
     if runner is None:
         from checker.sandbox import run_candidate as runner
-    kwargs = {"filename": filename}
-    if limits is not None:
-        kwargs["limits"] = limits
     from checker.sandbox import Call
 
+    budget = CheckBudget(limits, time.perf_counter())
     lines = source.splitlines()
     report = Report(drill=drill_id, framework=framework, passed=False)
-    hidden = _Hidden(implementations(drill_id, framework))
-    for position in range(len(hidden.order)):
-        res = runner(source, HARNESS, [Call()], preload=_preload(hidden.source(position)),
-                     forget=(hidden.wipe, PRIVATE_PACKAGES), **kwargs)
+    runs = _Order(implementations(drill_id, framework))
+    for position in range(len(runs.order)):
+        run_limits = budget.next_run()
+        if run_limits is None:  # the check's time is up: what is left is not run, and counts against it
+            report.error = {"kind": "timeout", "line": None, "message": (
+                f"Your tests ran past the check's {budget.wall_s:g} s time limit (the runs of your file against "
+                f"every implementation share it): they ran against {position} of {len(runs.order)} "
+                "implementations and the rest were not run. Look for a test that waits, sleeps or loops.")}
+            break
+        res = runner(source, HARNESS, [Call()], preload=_preload(runs.source(position)), filename=filename,
+                     limits=run_limits)
         if position == 0:  # the model answer
             report.notes = list(res.notes)
             report.stdout = res.stdout
@@ -131,12 +123,12 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                                 "detail": getattr(err, "detail", "")}
                 report.elapsed_ms = (time.perf_counter() - t0) * 1e3
                 return report
-        hidden.outcomes[hidden.current] = (_rows(res), res.error)
+        runs.outcomes[runs.current] = (_rows(res), res.error)
     from drills import get_drill
 
     drill = get_drill(drill_id)
-    impls = hidden.impls
-    outcomes = {impls[i]: hidden.outcomes[i] for i in range(len(impls))}
+    impls = runs.impls
+    outcomes = {impls[i]: runs.outcomes.get(i, (None, None)) for i in range(len(impls))}
     model_rows = outcomes[impls[0]][0]
     if model_rows is not None and not model_rows:
         report.error = {"kind": "no-tests", "line": None,
@@ -157,7 +149,8 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
     for impl, (rows, error) in ordered:
         if impl.kind == "right":
             if rows is None:
-                why = error.message if error is not None else "the test file did not report its results"
+                why = (error.message if error is not None else "it was not run: the check's time ran out first"
+                       if report.error is not None else "the test file did not report its results")
                 msg = f"the tests did not finish against this right answer: {why}"
                 failures = [{"test": None, "message": msg, "reason": ""}]
             else:
@@ -184,6 +177,8 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
             card = f" Review: ppo-drill review (card {impl.card})." if impl.card else ""
             if caught:
                 message = ""
+            elif rows is None and error is None:
+                message = "Not run: the check's time ran out before your tests reached it."
             elif failing:
                 message = (f"Only tests that also fail on a right answer fail here ({', '.join(failing[:3])}"
                            f"{' ...' if len(failing) > 3 else ''}): a test that fails everywhere catches "
@@ -195,6 +190,6 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
     caught_n = sum(b["caught"] for b in bugs)
     report.tests = {"caught": caught_n, "known": len(bugs), "false_alarms": false_alarms,
                     "tests": [r[0] for r in (model_rows or [])], "bugs": bugs, "right": right}
-    report.passed = caught_n == len(bugs) and false_alarms == 0
+    report.passed = caught_n == len(bugs) and false_alarms == 0 and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report

@@ -5,8 +5,9 @@ entropy bonus). NumPy: log-probs, values, and the loss with its gradient in clos
 tensor for autograd.
 
 They hold no state and no results, only the model's formulas, so handing one to an answer tells it
-nothing. The reference loop is kept out of this module (in `checker.reference.update_loop`): the sandbox
-keeps the module of every object handed to an answer, so whatever lives here an answer can reach.
+nothing. The reference loop is kept out of this module (in `checker.reference.update_loop`): an answer's
+process is forked from the sandbox's zygote, which loads this module (to rebuild the object it is handed)
+and nothing of the reference core, so whatever lives here an answer can reach.
 """
 from __future__ import annotations
 

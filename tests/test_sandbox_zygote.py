@@ -1,0 +1,230 @@
+"""The zygote every sandboxed child is forked from: it never holds what an answer must not read.
+
+An answer's process is a copy of the zygote's, so the zygote's memory is what an answer can reach with
+ctypes. These tests read that memory from outside (as root), check the zygote is forked only from a
+process that holds nothing secret (else started afresh), that the CLI and the worker fork it that way,
+and that a run's inputs reach it unchanged.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from checker.sandbox.calls import CallsError, decode_calls, encode_calls
+from checker.sandbox.model import Call
+from checker.sandbox.zygote import holds_secrets, zygote
+
+ROOT = os.geteuid() == 0
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, torch.Tensor):
+        if not (isinstance(b, torch.Tensor) and a.dtype == b.dtype and a.shape == b.shape
+                and a.requires_grad == b.requires_grad and b.is_leaf):
+            return False
+        torch.testing.assert_close(b.detach(), a.detach(), rtol=0, atol=0, equal_nan=True)
+        return True
+    if isinstance(a, np.ndarray):
+        return (isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape
+                and a.tobytes() == b.tobytes() and a.flags.writeable == b.flags.writeable)
+    if isinstance(a, np.generic):
+        return type(a) is type(b) and a.tobytes() == b.tobytes()
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return type(b) is dict and list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, float) and a != a:
+        return isinstance(b, float) and b != b
+    return type(a) is type(b) and (a is b or a == b)
+
+
+def _drills():
+    from drills import load_drills
+
+    return [(d.id, fw) for d in load_drills() if d.kind == "core" for fw in d.frameworks]
+
+
+@pytest.mark.parametrize("drill,framework", _drills())
+def test_every_drills_calls_reach_the_zygote_unchanged(drill, framework):
+    from checker.engine import _distinct_calls_for
+
+    calls = _distinct_calls_for(drill, framework, 0)[0]
+    back = decode_calls(encode_calls(calls))
+    assert len(back) == len(calls)
+    for a, b in zip(calls, back):
+        assert (a.grad_of, a.grad_wrt, a.expect_error) == (b.grad_of, b.grad_wrt, b.expect_error)
+        assert _same(a.args, b.args) and _same(a.kwargs, b.kwargs), (a, b)
+
+
+def test_inputs_of_every_kind_cross_and_nothing_else_does():
+    from checker.handouts import TORCH_PROBLEM
+
+    x = np.arange(6.0).reshape(2, 3)[:, ::2]  # not contiguous
+    ro = np.ones(2)
+    ro.flags.writeable = False
+    call = Call((x, ro, torch.tensor([1.5, -2.0], dtype=torch.bfloat16), torch.ones(2, requires_grad=True),
+                 np.float32(0.25), np.bool_(True), float("nan"), float("-inf"), None, "s", [1, (2, 3)],
+                 TORCH_PROBLEM), {"k": {"m": torch.tensor([True, False])}}, grad_of="0", grad_wrt=("arg3",),
+                expect_error=True)
+    back = decode_calls(encode_calls([call]))[0]
+    assert _same(call.args[:-1], back.args[:-1]) and back.args[-1] is TORCH_PROBLEM
+    assert _same(call.kwargs, back.kwargs) and back.grad_wrt == ("arg3",) and back.expect_error
+    for bad in (object(), {1: 2}, np.array(["a"]), torch.ones(2, dtype=torch.complex32)):
+        with pytest.raises(CallsError):
+            encode_calls([Call((bad,))])
+    payload = encode_calls([call])
+    for broken in (payload[:-1], payload[:12] + b"[{]" + payload[15:], b""):
+        with pytest.raises(CallsError):
+            decode_calls(broken)
+
+
+def _run(code: str, **env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **env}, cwd=PROJECT)
+
+
+def test_a_process_that_loaded_the_checkers_content_starts_its_zygote_afresh():
+    """Forking is for a process that holds nothing secret; once the reference core (or the drills, or
+    the engine) is loaded, the zygote is a fresh interpreter, and asking for a fork is refused."""
+    done = _run("import checker.sandbox.zygote as z\n"
+                "print(z.holds_secrets())\n"
+                "import checker.reference, drills.catalog\n"
+                "print(z.holds_secrets())\n"
+                "try:\n"
+                "    z.zygote().start()\n"
+                "except z.ZygoteError as exc:\n"
+                "    print('refused:', exc)\n", PPO_DRILL_ZYGOTE="fork")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[0] == "[]" and "checker.reference" in lines[1] and "drills.catalog" in lines[1]
+    assert lines[2].startswith("refused:") and "checker.reference" in lines[2]
+    assert "checker.reference" in holds_secrets()  # this test process: its zygote was started afresh
+    assert zygote().pid is None or not zygote().forked_from_here
+
+
+def test_ppo_drill_check_forks_its_zygote_before_loading_anything(tmp_path):
+    """The command line starts the sandbox first thing: with forking required, a check still runs."""
+    from drills import get_drill
+
+    answer = tmp_path / "gae.py"
+    answer.write_text(get_drill("gae").solution("numpy"))
+    done = subprocess.run([sys.executable, "-m", "tui", "--data-dir", str(tmp_path / "d"), "check", str(answer)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "PPO_DRILL_ZYGOTE": "fork"})
+    assert done.returncode == 0 and done.stdout.startswith("PASS"), done.stdout + done.stderr
+
+
+def test_the_checker_worker_forks_its_zygote_before_loading_anything():
+    from checker.service import CheckerClient
+    from drills import get_drill
+
+    with CheckerClient(env={**os.environ, "PPO_DRILL_ZYGOTE": "fork"}) as client:
+        assert client.wait_ready(120), client._why()
+        report = client.check(get_drill("gae").solution("torch"), "gae", "torch")
+    assert report.passed, report.render()
+
+
+def _readable_memory(pid: int) -> bytes:
+    """Every readable private or file mapping of `pid` (root reads another uid's memory)."""
+    chunks = []
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+        for line in maps:
+            fields = line.split()
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            if "r" not in fields[1] or (len(fields) > 5 and fields[5] in ("[vvar]", "[vsyscall]", "[vvar_vclock]")):
+                continue
+            try:
+                mem.seek(start)
+                chunks.append(mem.read(end - start))
+            except OSError:
+                continue
+    return b"".join(chunks)
+
+
+def _secrets() -> tuple[list[bytes], list[bytes]]:
+    """Lines only model answers have (never in a starter, prompt or hint), and expected results' bytes."""
+    from checker.inputs import expected_for
+    from drills import get_drill
+
+    lines, results = [], []
+    for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy"),
+                                ("value_loss", "numpy")):
+        d = get_drill(drill_id)
+        public = d.starter(framework) + d.prompt + "".join(d.hints)
+        for line in d.solution(framework).splitlines():
+            text = line.strip()
+            if len(text) >= 30 and text not in public and not text.startswith(("def ", "#", '"""', "import ")):
+                lines.append(text.encode())
+        for exp in expected_for(drill_id, framework, 0):
+            for value in exp.outputs.values():
+                arr = np.asarray(value, dtype=np.float64).ravel()
+                if arr.size >= 3 and len(set(arr[:3].tolist())) == 3 and np.all(np.isfinite(arr[:3])) \
+                        and not np.any(arr[:3] == np.round(arr[:3])):
+                    results.append(arr[:3].tobytes())
+    return lines, results
+
+
+@pytest.mark.skipif(not ROOT, reason="reading another process's memory needs root")
+def test_no_model_answer_or_expected_result_is_in_the_memory_of_the_zygote_or_a_spare():
+    """After checks of several drills in a checker as warm as the app's (every expected result computed
+    here), neither the zygote nor a spare child waiting for its source holds a model answer's line or
+    three consecutive expected values, in any mapping; the checker itself holds both (the search works)."""
+    from checker.engine import check, keep_warm
+    from checker.sandbox import discard_spare
+    from drills import get_drill
+
+    lines, results = _secrets()
+    assert len(lines) >= 8 and len(results) >= 20
+    for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy")):
+        check(get_drill(drill_id).solution(framework), drill_id, framework)
+    keep_warm()
+    try:
+        import checker.sandbox.runner as runner
+
+        spare = runner._spare
+        assert spare is not None
+        pids = [zygote().pid] + [c.pid for c in spare.children]
+        answers: list[int] = []
+        deadline = time.monotonic() + 10
+        while len(answers) < len(pids) - 1 and time.monotonic() < deadline:  # each keeper's child, once forked
+            answers = [int(c) for keeper in pids[1:]
+                       for c in Path(f"/proc/{keeper}/task/{keeper}/children").read_text().split()]
+            time.sleep(0.01)
+        assert len(answers) == len(pids) - 1, "the spare's answer process was not found"
+        own = _readable_memory(os.getpid())
+        assert any(line in own for line in lines) and any(r in own for r in results)  # the search finds them
+        for pid in [pids[0]] + answers:
+            memory = _readable_memory(pid)
+            assert len(memory) > 50_000_000  # torch is mapped: the whole of it was read
+            found = [line for line in lines if line in memory] + [r.hex() for r in results if r in memory]
+            assert found == [], (pid, found[:5])
+    finally:
+        discard_spare()
+
+
+def test_a_forked_process_never_uses_its_parents_zygote():
+    """A process forked from a checker (a test's fake checker, say) gets a zygote of its own: two
+    processes on one socket would read each other's replies."""
+    zygote().start()
+    mine = zygote().pid
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover
+        try:
+            os.write(w, str(zygote().sock is None and zygote().pid is None).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    assert os.read(r, 16) == b"True"
+    os.waitpid(pid, 0)
+    os.close(r)
+    assert zygote().pid == mine and re.match(r"\d+", str(mine))
