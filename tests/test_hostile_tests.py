@@ -107,3 +107,41 @@ def test_runs_after_the_model_answer_come_in_a_random_order():
     orders = {tuple(_Order(impls).order) for _ in range(20)}
     assert all(order[0] == 0 and sorted(order) == list(range(len(impls))) for order in orders)
     assert len(orders) > 1
+
+
+def test_a_test_files_words_reach_no_terminal_raw(capsys, tmp_path):
+    """Test names and failure messages come back with every control character shown as an escape, in the
+    text report, its JSON and the app's results panel: a file cannot draw its own PASS."""
+    import io
+    import json
+
+    from rich.console import Console
+
+    from tui.cli import main
+    from tui.widgets.results import report_renderable
+
+    unsafe = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    report = grade("fakes_the_report")
+    text = report.render(color=False)
+    assert not report.passed and not unsafe.search(text) and "\\x1b[1;32mPASS" in text, text
+    console = Console(file=io.StringIO(), width=120, color_system=None, force_terminal=False)
+    console.print(report_renderable(report))
+    assert not unsafe.search(console.file.getvalue())
+    answer = tmp_path / "test_gae.py"
+    answer.write_text("# ppo-drill drill: test-gae\n" + (HOSTILE / "fakes_the_report.py").read_text())
+    assert main(["--data-dir", str(tmp_path / "d"), "check", "--json", str(answer)]) == 1
+    data = json.loads(capsys.readouterr().out)
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                yield k
+                yield from strings(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from strings(v)
+
+    shown = list(strings(data))
+    assert not any(unsafe.search(s) for s in shown) and any("\\x1b[1;32mPASS" in s for s in shown)

@@ -10,6 +10,7 @@ import select
 import shutil
 import signal
 import socket
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -280,6 +281,34 @@ def test_killing_the_parent_is_refused():
         pytest.skip(f"this machine only allows a degraded sandbox: {result.notes[0]}")
     assert result.error.exc_type == "PermissionError"
     os.kill(os.getpid(), 0)  # still here
+
+
+def _limits_and_nice(pid: int) -> tuple[str, int]:
+    limits = Path(f"/proc/{pid}/limits").read_text()
+    return limits, int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def test_other_processes_are_out_of_reach():
+    """Limits, priority, scheduler and affinity of another process (the checker, a busy shell of the same
+    user) cannot be set: the answer's pid namespace holds no other process, and the filter refuses these
+    calls unless they name the caller. Its own process it may still tune."""
+    victim = subprocess.Popen(["sleep", "30"])
+    try:
+        before = {pid: _limits_and_nice(pid) for pid in (os.getpid(), victim.pid)}
+        result = run_hostile("reaches_other_processes.py", [os.getpid(), victim.pid, os.getppid()])
+        assert result.ok, result.error
+        out = result.results[0].value
+        after = {pid: _limits_and_nice(pid) for pid in (os.getpid(), victim.pid)}
+    finally:
+        victim.kill()
+        victim.wait()
+    assert after == before
+    assert "prlimit" not in out and "affinity" not in out and "scheduler" not in out, out
+    assert {out["renice_user"], out["renice_group"]} == {"PermissionError"}, out
+    assert out["ioprio_user"] == out["ioprio_group"] == out["no_death_signal"] == "Operation not permitted", out
+    assert set(out["ioprio_pid"] + out["kcmp"] + out["pidfd_open"]) <= {"Operation not permitted", "No such process"}
+    assert out["own_prlimit"] == out["own_renice"] == out["own_affinity"] == "done", out
+    assert_clean_and_next_check_works()
 
 
 def skip_if_degraded(result) -> None:

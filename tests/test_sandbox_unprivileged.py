@@ -303,3 +303,35 @@ def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
             assert r["mistakes"] == ["output-type"], (name, r)
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", r["stdout"]), (name, r["stdout"])
     assert "\\x1b]0;ppo-drill: PASS\\x07" in out["gae_numpy_prints_a_fake_pass"]["stdout"]
+
+
+def test_the_users_other_processes_are_out_of_reach():
+    """As an ordinary user the answer shares the user's uid, so without its own pid namespace and the
+    filter it could set RLIMIT_CPU=1 on every process of the user, renice them all for good, or poison
+    the checker (the worker's own limits). None of that reaches a shell of the user, or the checker."""
+    import subprocess
+
+    def state(pid: int):
+        return (Path(f"/proc/{pid}/limits").read_text(),
+                Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+    def script():
+        shell = subprocess.Popen(["sleep", "30"])
+        try:
+            before = [state(shell.pid), state(os.getpid())]
+            out = _hostile("reaches_other_processes", [shell.pid, os.getpid(), os.getppid()])
+            after = [state(shell.pid), state(os.getpid())]
+            good = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
+        finally:
+            shell.kill()
+            shell.wait()
+        return {"out": out, "same": before == after, "next_ok": good.ok}
+
+    out = as_ordinary_user(script)
+    if out["out"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["out"]["notes"][0])
+    got = out["out"]["value"]
+    assert out["out"]["kind"] is None and out["same"] and out["next_ok"], out
+    assert "prlimit" not in got and "affinity" not in got and "scheduler" not in got, got
+    assert got["renice_user"] == got["renice_group"] == "PermissionError", got
+    assert got["own_prlimit"] == got["own_renice"] == "done", got

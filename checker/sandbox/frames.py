@@ -235,8 +235,8 @@ def decode_value(node: Any, blob: bytes, depth: int = 0) -> Any:
         if type(v) in (int, float):
             return float(v)
         raise FrameError("malformed float")
-    if tag == "str":
-        return _typed(node.get("v"), str)
+    if tag == "str":  # whatever an answer or a test file names or says reaches a terminal: made visible
+        return visible(_typed(node.get("v"), str))
     if tag in ("tuple", "list"):
         items = _typed(node.get("items"), list)
         out = [decode_value(v, blob, depth + 1) for v in items]
@@ -246,7 +246,7 @@ def decode_value(node: Any, blob: bytes, depth: int = 0) -> Any:
         for pair in _typed(node.get("items"), list):
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
                 raise FrameError("malformed dict item")
-            out[pair[0]] = decode_value(pair[1], blob, depth + 1)
+            out[visible(pair[0])] = decode_value(pair[1], blob, depth + 1)
         return out
     if tag == "array":
         return _decode_array(node, blob)

@@ -469,7 +469,7 @@ class _Run:
             self._timing("load_ms", h.get("load_ms"))
         elif kind == "warning":  # printed output in all but name: it counts against the output limit
             text = h.get("text") if isinstance(h.get("text"), str) else ""
-            self.shared.printed += len(text)
+            self.shared.printed += len(text) + 32  # and its frame: an empty warning is not free
             if self.shared.printed > self.limits.output_kill_bytes:
                 self.end.reason = "output"
             elif text and len(self.warnings) < 100:
