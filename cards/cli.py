@@ -308,13 +308,40 @@ def cmd_export_progress(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The largest progress export read (years of daily practice with every answer kept are a few MB).
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+
+
+def _read_bounded(stream, path: str, name: str) -> bytes:
+    """The bytes of the export at `path` (or `stream`): only a regular file or a pipe, at most
+    `MAX_EXPORT_BYTES` (a device like /dev/zero is endless, a FIFO may never end)."""
+    import os
+    import stat
+
+    if stream is None:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            raise _UsageError(f"{name} is not a file (a device, a FIFO or a folder); give the path of an export")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(MAX_EXPORT_BYTES + 1)
+    else:
+        data = stream.read(MAX_EXPORT_BYTES + 1)
+    if len(data) > MAX_EXPORT_BYTES:
+        raise _UsageError(f"{name} is over {MAX_EXPORT_BYTES // 2 ** 20} MiB: not a progress export; nothing "
+                          "was imported")
+    return data
+
+
 def cmd_import_progress(args: argparse.Namespace) -> int:
     """`ppo-drill import-progress PATH`: merge an export into this data folder (idempotent)."""
     import json
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
-        raw = sys.stdin.buffer.read() if args.path == "-" else open(args.path, "rb").read()
+        raw = _read_bounded(sys.stdin.buffer if args.path == "-" else None, args.path, name)
     except OSError as exc:
         raise _UsageError(f"cannot read {name}: {exc.strerror or exc}") from exc
     try:
@@ -326,6 +353,12 @@ def cmd_import_progress(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg}); nothing was imported") from exc
+    except RecursionError:
+        raise _UsageError(f"{name} is not a progress export (its JSON is nested too deeply); nothing was "
+                          "imported") from None
+    except ValueError:  # an integer of thousands of digits
+        raise _UsageError(f"{name} is not a progress export (it holds a number of thousands of digits); "
+                          "nothing was imported") from None
     with _open() as store:
         try:
             result = store.import_json(data, source_name=name)

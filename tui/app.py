@@ -83,6 +83,11 @@ class PpoDrillApp(App):
         for screen in self.screen_stack:
             if hasattr(screen, "session_ready"):
                 screen.session_ready()
+        unreadable = self.session.store.problems if self.session.store is not None else []
+        if unreadable:  # named once: the app goes on without those rows, which stay as they are
+            self.notify("\n".join(unreadable[:3]) + (f"\n... and {len(unreadable) - 3} more" if len(unreadable) > 3 else ""),
+                        title=f"{len(unreadable)} row(s) of your progress could not be read and are skipped",
+                        severity="warning", timeout=30, markup=False)
         if self.initial_screen is not None:
             self.push_screen(self.initial_screen())
         self.call_after_refresh(self.run_worker, self.checker_client, thread=True,

@@ -98,6 +98,22 @@ def main(argv: list[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        _say_unreadable_rows()
+
+
+def _say_unreadable_rows() -> None:
+    """Name, on stderr, the rows of the user's progress the command could not read (it went on
+    without them; they are still in the database as they were)."""
+    store = sys.modules.get("cards.progress.store")
+    problems = store.reported_problems() if store is not None else []
+    if problems:
+        print(f"ppo-drill: {len(problems)} row(s) of your progress could not be read and were skipped "
+              "(left in the database as they are):", file=sys.stderr)
+        for what in problems[:10]:
+            print(f"  {what}", file=sys.stderr)
+        if len(problems) > 10:
+            print(f"  ... and {len(problems) - 10} more", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

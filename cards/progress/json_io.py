@@ -17,7 +17,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from cards.progress.schema import SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress.rows import BadRow, choice as _choice, fsrs_state as _state, number as _number, setting
+from cards.progress.rows import text as _text, time as _time
+from cards.progress.schema import SCHEMA_VERSION, put_state, utc_iso
 
 EXPORT_FORMAT = "ppo-drill-progress"
 EXPORT_VERSION = 1
@@ -30,6 +32,17 @@ def _rows(db: sqlite3.Connection, sql: str) -> list[dict]:
     return [dict(zip(names, r)) for r in cur]
 
 
+def _loads(text: str | None) -> Any:
+    """A stored JSON value, or the text itself where it is not JSON (a damaged row is carried as it is:
+    an import names and skips it, and nothing is lost on the way)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
 def export_data(db: sqlite3.Connection) -> dict:
     """Every table as JSON-serialisable data; call inside one read transaction for a snapshot."""
     return {
@@ -37,23 +50,24 @@ def export_data(db: sqlite3.Connection) -> dict:
         "version": EXPORT_VERSION,
         "schema_version": SCHEMA_VERSION,
         "exported_at": utc_iso(datetime.now(timezone.utc)),
-        "card_states": [{"card_id": r["card_id"], "fsrs": json.loads(r["fsrs"])}
+        "card_states": [{"card_id": r["card_id"], "fsrs": _loads(r["fsrs"])}
                         for r in _rows(db, "SELECT card_id, fsrs FROM card_state ORDER BY card_id")],
         "reviews": [
-            {**r, "state_before": json.loads(r["state_before"]) if r["state_before"] else None,
-             "state_after": json.loads(r["state_after"])}
+            {**r, "state_before": _loads(r["state_before"]) if r["state_before"] else None,
+             "state_after": _loads(r["state_after"])}
             for r in _rows(db, "SELECT uid, card_id, rating, reviewed_at, duration_ms, source, "
                                "state_before, state_after FROM review_log ORDER BY id")],
         "drill_attempts": [
-            {**r, "passed": bool(r["passed"]), "mistakes": json.loads(r["mistakes"]), "code": cap_code(r["code"])}
+            {**r, "passed": bool(r["passed"]), "mistakes": _loads(r["mistakes"]),
+             "code": cap_code(str(r["code"] or ""))}
             for r in _rows(db, "SELECT uid, drill_id, framework, started_at, finished_at, elapsed_s, "
                                "passed, mistakes, code, source FROM drill_attempt ORDER BY id")],
-        "drill_states": [{"drill_id": r["drill_id"], "fsrs": json.loads(r["fsrs"])}
+        "drill_states": [{"drill_id": r["drill_id"], "fsrs": _loads(r["fsrs"])}
                          for r in _rows(db, "SELECT drill_id, fsrs FROM drill_state ORDER BY drill_id")],
-        "mocks": [{**r, "payload": json.loads(r["payload"])}
+        "mocks": [{**r, "payload": _loads(r["payload"])}
                   for r in _rows(db, "SELECT id, seed, started_at, finished_at, payload "
                                      "FROM mock_session ORDER BY started_at, id")],
-        "settings": {k: json.loads(v) for k, v in db.execute("SELECT key, value FROM setting ORDER BY key")},
+        "settings": {k: _loads(v) for k, v in db.execute("SELECT key, value FROM setting ORDER BY key")},
     }
 
 
@@ -82,10 +96,6 @@ def _newer_state(db: sqlite3.Connection, table: str, key: str, ident: str, state
     return row[0] is None or utc_iso(datetime.fromisoformat(state["last_review"])) > row[0]
 
 
-def _opt_time(value: Any) -> str | None:
-    return utc_iso(parse_iso(value)) if value else None
-
-
 # -- validation of each row: a bad row is skipped with its reason, the good ones are imported --------
 
 #: The most characters of code one attempt keeps (the check itself always sees all of it). An
@@ -94,70 +104,12 @@ MAX_STORED_CODE = 100_000
 MAX_ELAPSED_S = 7 * 86400  # a drill attempt timed at over a week is a broken clock, not an attempt
 
 
-class BadRow(ValueError):
-    """One row of an export that cannot be imported; the message says which field and why."""
-
-
 def cap_code(code: str, limit: int = MAX_STORED_CODE) -> str:
     """`code`, or its first `limit` characters and a last line saying how much was left out."""
     if len(code) <= limit:
         return code
     return (code[:limit] + f"\n# [ppo-drill kept the first {limit:,} of {len(code):,} characters of this "
             f"answer in your progress]\n")
-
-
-def _text(row: dict, key: str, optional: bool = False) -> str | None:
-    value = row.get(key)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise BadRow(f"field {key!r} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _time(row: dict, key: str, optional: bool = False) -> str | None:
-    value = row.get(key)
-    if value in (None, "") and optional:
-        return None
-    try:
-        when = parse_iso(value)
-    except (TypeError, ValueError):
-        raise BadRow(f"field {key!r} must be an ISO date-time, got {value!r}") from None
-    return utc_iso(when)
-
-
-def _number(row: dict, key: str, low: float, high: float, optional: bool = False, whole: bool = False):
-    value = row.get(key)
-    if value is None and optional:
-        return None
-    ok = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value) or not low <= value <= high:
-        kind = "a whole number" if whole else "a number"
-        raise BadRow(f"field {key!r} must be {kind} from {low:g} to {high:g}, got {value!r}")
-    return value
-
-
-def _choice(row: dict, key: str, allowed: tuple) -> Any:
-    value = row.get(key)
-    if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
-        raise BadRow(f"field {key!r} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
-
-
-def _state(value: Any, key: str) -> dict:
-    """An FSRS card state as `fsrs.Card.to_dict()` writes it."""
-    if not isinstance(value, dict):
-        raise BadRow(f"field {key!r} must be an FSRS state object, got {value!r}")
-    try:
-        _time(value, "due")
-        _time(value, "last_review", optional=True)
-        _choice(value, "state", (1, 2, 3))
-        _number(value, "step", 0, 1000, optional=True, whole=True)
-        _number(value, "stability", 0, 1e9, optional=True)
-        _number(value, "difficulty", 0, 11, optional=True)
-    except BadRow as exc:
-        raise BadRow(f"field {key!r}: {exc}") from None
-    return value
 
 
 def _review(r: dict, _known: set[str]) -> tuple:
@@ -254,6 +206,11 @@ def import_data(db: sqlite3.Connection, data: dict, known_drills: set[str] | Non
     for key, value in data["settings"].items():
         if not isinstance(key, str) or not key:
             skipped.append(f"settings: key {key!r} is not a name")
+            continue
+        try:
+            setting(key, value)
+        except BadRow as exc:
+            skipped.append(f"settings: {exc}")
             continue
         cur = db.execute("INSERT OR IGNORE INTO setting (key, value) VALUES (?, ?)", (key, json.dumps(value)))
         added["settings"] += cur.rowcount

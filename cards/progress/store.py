@@ -28,7 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from cards.progress import json_io
+from cards.progress import json_io, rows
 from cards.progress.faults import describe_fault, is_damage, kind_of
 from cards.progress.header import peek
 from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
@@ -38,6 +38,14 @@ __all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", 
 
 DB_NAME = "progress.sqlite3"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_MISSING = object()
+#: every row any store of this process could not read, in the order met (`reported_problems`)
+_REPORTED: list[str] = []
+
+
+def reported_problems() -> list[str]:
+    """The rows of the progress this process could not read so far (each named once, with why)."""
+    return list(_REPORTED)
 
 
 class StoreError(Exception):
@@ -119,6 +127,7 @@ class ProgressStore:
 
     def __init__(self, path: Path | str, *, check: bool = True, timeout_s: float = 10.0) -> None:
         self.path = Path(path)
+        self.problems: list[str] = []  # rows this store could not read (left as they are, read as absent)
         self._depth = 0
         self._gen = 0
         self._lock = threading.RLock()  # the app's worker threads share one connection
@@ -303,17 +312,41 @@ class ProgressStore:
         """Full `PRAGMA integrity_check` (slow on big files; for tests and diagnostics)."""
         return [r[0] for r in self._db.execute("PRAGMA integrity_check")] == ["ok"]
 
+    # -- rows that cannot be read --------------------------------------------------------------
+
+    def _problem(self, what: str) -> None:
+        """Name a row that cannot be read (it stays in the database as it is and is read as absent)."""
+        if what not in self.problems:
+            self.problems.append(what)
+        if what not in _REPORTED:
+            _REPORTED.append(what)
+
+    def _state(self, what: str, text: str) -> dict | None:
+        """An FSRS state read back: the checked dict, or None (and the row named) when it cannot be used."""
+        try:
+            return rows.fsrs_state(json.loads(text), "fsrs")
+        except (ValueError, TypeError, RecursionError) as exc:
+            self._problem(f"{what}: {exc}")
+            return None
+
+    def _when(self, what: str, text: str) -> datetime | None:
+        try:
+            return rows.moment(text, "due")
+        except rows.BadRow as exc:
+            self._problem(f"{what}: {exc}")
+            return None
+
     # -- cards -------------------------------------------------------------------------------
 
     def card_state(self, card_id: str) -> dict | None:
         """The card's FSRS state as `fsrs.Card.to_dict()` data, or None if never reviewed."""
         row = self._db.execute("SELECT fsrs FROM card_state WHERE card_id = ?", (card_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return self._state(f"card {card_id!r}", row[0]) if row else None
 
     def card_states(self) -> dict[str, tuple[datetime, int]]:
         """Every reviewed card's (due, FSRS state number), including cards no longer in a deck."""
-        return {cid: (parse_iso(due), state)
-                for cid, due, state in self._db.execute("SELECT card_id, due, state FROM card_state")}
+        return {cid: (when, state) for cid, due, state in self._db.execute("SELECT card_id, due, state FROM card_state")
+                if (when := self._when(f"card {cid!r}", due)) is not None}
 
     def known_card_ids(self) -> set[str]:
         """Ids of all cards that have a schedule state (i.e. are not new)."""
@@ -326,7 +359,9 @@ class ProgressStore:
             f"SELECT card_id, due FROM card_state WHERE due <= ? AND state IN ({marks}) "
             f"ORDER BY due, card_id", (utc_iso(now), *states))
         for cid, due in cur:
-            yield cid, parse_iso(due)
+            when = self._when(f"card {cid!r}", due)
+            if when is not None:
+                yield cid, when
 
     def new_cards_since(self, since: datetime) -> int:
         """How many cards got their first review at or after `since` (the new-card allowance)."""
@@ -397,9 +432,15 @@ class ProgressStore:
         sql = ("SELECT id, uid, card_id, rating, reviewed_at, duration_ms, source, state_before, "
                "state_after FROM review_log" + (" WHERE " + " AND ".join(where) if where else "")
                + " ORDER BY id")
-        return [Review(r[0], r[1], r[2], r[3], parse_iso(r[4]), r[5], r[6],
-                       json.loads(r[7]) if r[7] is not None else None, json.loads(r[8]))
-                for r in self._db.execute(sql, args)]
+        out = []
+        for r in self._db.execute(sql, args):
+            try:
+                out.append(Review(r[0], r[1], r[2], r[3], rows.moment(r[4], "reviewed_at"), r[5], r[6],
+                                  rows.fsrs_state(json.loads(r[7]), "state_before") if r[7] is not None else None,
+                                  rows.fsrs_state(json.loads(r[8]), "state_after")))
+            except (ValueError, TypeError) as exc:
+                self._problem(f"review {r[0]} of card {r[2]!r}: {exc}")
+        return out
 
     # -- drills ------------------------------------------------------------------------------
 
@@ -428,14 +469,25 @@ class ProgressStore:
         if drill_id is not None:
             sql += " WHERE drill_id = ?"
             args = (drill_id,)
-        return [Attempt(r[0], r[1], r[2], r[3], parse_iso(r[4]), parse_iso(r[5]) if r[5] else None,
-                        r[6], bool(r[7]), json.loads(r[8]), r[9], r[10])
-                for r in self._db.execute(sql + " ORDER BY id", args)]
+        out = []
+        for r in self._db.execute(sql + " ORDER BY id", args):
+            try:
+                mistakes = json.loads(r[8])
+                if not isinstance(mistakes, list) or not all(isinstance(m, str) for m in mistakes):
+                    raise rows.BadRow(f"field 'mistakes' must be a list of ids, got {mistakes!r}"[:200])
+                if r[6] is not None and not isinstance(r[6], (int, float)):
+                    raise rows.BadRow(f"field 'elapsed_s' must be a number, got {r[6]!r}"[:200])
+                out.append(Attempt(r[0], r[1], r[2], r[3], rows.moment(r[4], "started_at"),
+                                   rows.moment(r[5], "finished_at") if r[5] else None, r[6], bool(r[7]),
+                                   mistakes, r[9] if isinstance(r[9], str) else "", r[10]))
+            except (ValueError, TypeError) as exc:
+                self._problem(f"attempt {r[0]} of drill {r[2]!r}: {exc}")
+        return out
 
     def drill_state(self, drill_id: str) -> dict | None:
         """The drill's FSRS state (`fsrs.Card.to_dict()` data) or None if never scheduled."""
         row = self._db.execute("SELECT fsrs FROM drill_state WHERE drill_id = ?", (drill_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+        return self._state(f"drill {drill_id!r}", row[0]) if row else None
 
     def set_drill_state(self, drill_id: str, state: dict) -> None:
         """Store a drill's FSRS state."""
@@ -444,14 +496,16 @@ class ProgressStore:
 
     def drill_states(self) -> dict[str, datetime]:
         """Every scheduled drill's due time."""
-        return {d: parse_iso(due) for d, due in self._db.execute("SELECT drill_id, due FROM drill_state")}
+        return {d: when for d, due in self._db.execute("SELECT drill_id, due FROM drill_state")
+                if (when := self._when(f"drill {d!r}", due)) is not None}
 
     def fsrs_states(self, kind: str) -> dict[str, dict]:
         """Every FSRS state (`fsrs.Card.to_dict()` data) of `kind` "card" or "drill", by id (one
         read, for predictions over the whole collection)."""
         if kind not in ("card", "drill"):
             raise ValueError(f"kind must be 'card' or 'drill', got {kind!r}")
-        return {k: json.loads(v) for k, v in self._db.execute(f"SELECT {kind}_id, fsrs FROM {kind}_state")}
+        return {k: state for k, v in self._db.execute(f"SELECT {kind}_id, fsrs FROM {kind}_state")
+                if (state := self._state(f"{kind} {k!r}", v)) is not None}
 
     # -- mocks and settings ------------------------------------------------------------------
 
@@ -471,15 +525,29 @@ class ProgressStore:
 
     def mocks(self) -> list[Mock]:
         """All mock sessions, oldest first."""
-        return [Mock(r[0], r[1], parse_iso(r[2]), parse_iso(r[3]) if r[3] else None, json.loads(r[4]))
-                for r in self._db.execute(
-                    "SELECT id, seed, started_at, finished_at, payload FROM mock_session "
-                    "ORDER BY started_at, id")]
+        out = []
+        for r in self._db.execute("SELECT id, seed, started_at, finished_at, payload FROM mock_session "
+                                  "ORDER BY started_at, id"):
+            try:
+                payload = json.loads(r[4])
+                if not isinstance(payload, dict):
+                    raise rows.BadRow("field 'payload' must be an object")
+                out.append(Mock(r[0], r[1], rows.moment(r[2], "started_at"),
+                                rows.moment(r[3], "finished_at") if r[3] else None, payload))
+            except (ValueError, TypeError) as exc:
+                self._problem(f"mock {r[0]!r}: {exc}")
+        return out
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         """A setting's JSON value, or `default`."""
         row = self._db.execute("SELECT value FROM setting WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        if row is None:
+            return default
+        try:
+            return rows.setting(key, json.loads(row[0]))
+        except (ValueError, TypeError, RecursionError) as exc:
+            self._problem(f"{exc}; the default is used")
+            return default
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a JSON-serialisable setting."""
@@ -489,7 +557,12 @@ class ProgressStore:
 
     def settings(self) -> dict[str, Any]:
         """All settings."""
-        return {k: json.loads(v) for k, v in self._db.execute("SELECT key, value FROM setting")}
+        out = {}
+        for key, _ in self._db.execute("SELECT key, value FROM setting").fetchall():
+            value = self.get_setting(key, _MISSING)
+            if value is not _MISSING:
+                out[key] = value
+        return out
 
     # -- export / import ---------------------------------------------------------------------
 
