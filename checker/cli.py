@@ -119,18 +119,44 @@ def drill_from_source(source: str) -> str | None:
     return match.group(1) if match else None
 
 
+#: The largest answer file read (a whole drill answer is a few KB; the check runs on all of it).
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+
+
 def read_source(path: str) -> str:
+    """The answer at `path` ("-": stdin) as text: only a regular file (a device such as /dev/zero never
+    ends, a FIFO may never be written), at most `MAX_ANSWER_BYTES`, UTF-8."""
+    import os
+    import stat
+
     if path == "-":
         if sys.stdin.isatty():
             print("paste your code, then Ctrl-D (Ctrl-Z then Enter on Windows)", file=sys.stderr, flush=True)
-        return sys.stdin.read()
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream put in its place (tests, an embedding program)
+            return sys.stdin.read(MAX_ANSWER_BYTES + 1)
+        data = stream.read(MAX_ANSWER_BYTES + 1)
+    else:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, and is refused
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise UsageError(f"cannot read {path}: it is not a file (a folder, a device or a FIFO); "
+                                     "give the path of your answer's .py file")
+                os.set_blocking(fd, True)
+                with os.fdopen(fd, "rb", closefd=False) as f:
+                    data = f.read(MAX_ANSWER_BYTES + 1)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_ANSWER_BYTES:
+        raise UsageError(f"{path} is over {MAX_ANSWER_BYTES // 2 ** 20} MiB: not an answer file")
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"cannot read {path}: it is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
                          f"offset {exc.start}); save the answer as a plain-text .py file") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None,

@@ -123,3 +123,21 @@ def test_drills_json_lists_every_drill(capsys):
     rows = json.loads(out)
     assert code == 0 and {r["id"] for r in rows} >= {"gae", "policy_loss", "value_loss", "total_loss", "actor_loss"}
     assert all({"id", "title", "kind", "frameworks", "target_minutes", "topic"} <= set(r) for r in rows)
+
+
+def test_an_answer_path_that_is_no_file_is_a_usage_error_not_a_hang(tmp_path, capsys):
+    """A device never ends (/dev/zero read whole was a MemoryError), a FIFO may never be written (the
+    check blocked for good), a folder is no answer: each is one message and exit status 2."""
+    import os
+
+    fifo = tmp_path / "answer.py"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo), str(tmp_path)):
+        assert main(["--data-dir", str(tmp_path / "d"), "check", path]) == 2
+        err = capsys.readouterr().err
+        assert "is not a file" in err and "Traceback" not in err, err
+    big = tmp_path / "big.py"
+    with open(big, "wb") as f:
+        f.truncate(17 * 1024 * 1024)
+    assert main(["--data-dir", str(tmp_path / "d"), "check", str(big)]) == 2
+    assert "over 16 MiB" in capsys.readouterr().err

@@ -332,3 +332,41 @@ def test_sqlite_errors_are_told_apart_by_probing_the_folder(tmp_path, monkeypatc
     with pytest.raises(StoreError) as info:
         ProgressStore(path)
     assert_advice(str(info.value), kind)
+
+
+@needs_root
+def test_commands_that_only_read_run_on_a_read_only_file_system(tmp_path):
+    """As on a full disk: the cards, the statistics, the plan and a check run over progress on a
+    read-only file system (the check says its attempt was not recorded, and why); a change is refused
+    with the read-only advice. The file is not touched."""
+    import sys
+
+    folder, view = tmp_path / "data", tmp_path / "view"
+    intact_db(folder)
+    view.mkdir()
+    answer = tmp_path / "gae.py"
+    from drills import get_drill
+
+    answer.write_text(get_drill("gae").solution("numpy"))
+    before = digest(folder)
+    ppo = [sys.executable, "-m", "tui", "--data-dir", str(view)]
+
+    def script():
+        out = {}
+        for name, argv in (("cards", ["cards"]), ("stats", ["stats"]), ("plan", ["plan"]),
+                           ("check", ["check", str(answer)]), ("set", ["plan", "--interview", "2026-12-20"])):
+            done = subprocess.run(ppo + argv, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+            out[name] = [done.returncode, done.stdout[:300], done.stderr[-600:]]
+        return out
+
+    out = in_child(script, mounts=[["mount", "--bind", str(folder), str(view)],
+                                   ["mount", "-o", "remount,bind,ro", str(view)]])
+    for name in ("cards", "stats", "plan"):
+        code, _, err = out[name]
+        assert code == 0 and "Traceback" not in err, (name, err)
+    code, stdout, err = out["check"]
+    assert code == 0 and stdout.startswith("PASS"), out["check"]
+    assert "not recorded" in err and "read-only file system" in err, err
+    code, _, err = out["set"]
+    assert code != 0 and "read-only file system" in err and "damaged" not in err, err
+    assert digest(folder) == before

@@ -31,7 +31,9 @@ def data_dir(create: bool = True) -> Path:
 
 def ensure_data_dir() -> Path:
     """`data_dir()`, created if needed, or DataDirError naming the folder when it is a file, cannot be
-    created or cannot be written (checked before any command touches it)."""
+    created or cannot be written (checked before any command touches it). A folder on a read-only file
+    system is returned: commands that only read run there, as on a full disk, and each write is refused
+    by the store with the read-only advice."""
     try:
         path = data_dir(create=False)
     except Exception as exc:  # noqa: BLE001 - platformdirs could not find a home folder
@@ -43,5 +45,11 @@ def ensure_data_dir() -> Path:
     except OSError as exc:
         raise DataDirError(f"cannot create data folder {path}: {exc.strerror or exc}") from exc
     if not os.access(path, os.W_OK | os.X_OK):
+        try:
+            read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+        except OSError:
+            read_only = False
+        if read_only and os.access(path, os.R_OK | os.X_OK):
+            return path  # what only reads runs; the store refuses each write and says why (read-only)
         raise DataDirError(f"data folder {path} cannot be written (permission denied)")
     return path

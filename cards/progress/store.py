@@ -18,7 +18,9 @@ JSON export / import lives in `cards.progress.json_io`.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import threading
 import uuid
@@ -95,6 +97,13 @@ class Mock:
     payload: Any
 
 
+def _on_read_only_file_system(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def _check_file(path: Path) -> None:
     """Refuse, before opening, anything that is not an SQLite file (without touching it)."""
     try:
@@ -138,17 +147,25 @@ class ProgressStore:
         except OSError as exc:
             raise StoreError(describe_fault(self.path.parent / ".", exc, "created")
                              or f"cannot create {self.path.parent}: {exc.strerror or exc}") from exc
+        # On a read-only file system nothing can change the file, so it is read as it is (immutable: no
+        # -wal or -shm to make), and every write is refused with the read-only advice, never as damage.
+        self.read_only = _on_read_only_file_system(self.path.parent) and self.path.exists()
         try:
-            db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
-                                 check_same_thread=False)
+            if self.read_only:
+                db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                                     timeout=timeout_s, isolation_level=None, check_same_thread=False)
+            else:
+                db = sqlite3.connect(self.path, timeout=timeout_s, isolation_level=None,
+                                     check_same_thread=False)
         except sqlite3.Error as exc:
             raise self._fault(exc, "opened") from exc
         self._db = db
         try:
             self._inspect(check)
             db.execute(f"PRAGMA busy_timeout = {int(timeout_s * 1000)}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
+            if not self.read_only:
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
             db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.Error as exc:
@@ -173,6 +190,9 @@ class ProgressStore:
             return self._damaged(exc)
         return StoreError(describe_fault(self.path, exc, doing)
                           or f"progress database {self.path} could not be {doing}: {exc}")
+
+    def _read_only_refusal(self, doing: str) -> str:
+        return describe_fault(self.path, OSError(errno.EROFS, os.strerror(errno.EROFS)), doing) or ""
 
     def _refuse_by_header(self) -> None:
         """Refuse a newer or foreign file before SQLite opens it: closing a connection would
@@ -225,6 +245,10 @@ class ProgressStore:
         backup, consistent even with other readers), so an upgrade can always be undone.
         """
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if self.read_only:
+            if version < SCHEMA_VERSION:
+                raise StoreError(self._read_only_refusal(f"upgraded from schema version {version}"))
+            return
         if 0 < version < SCHEMA_VERSION:
             backup = self.path.with_name(f"{self.path.stem}.v{version}.backup{self.path.suffix}")
             if not backup.exists():
@@ -268,6 +292,8 @@ class ProgressStore:
         SQLite failures while writing (disk full, read-only folder, lock timeout) become a
         `StoreError`; the transaction is rolled back, so earlier commits are untouched.
         """
+        if self.read_only:
+            raise StoreError(self._read_only_refusal("written") + " This change was not saved.")
         with self._lock:
             if self._depth:
                 self._depth += 1

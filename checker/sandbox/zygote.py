@@ -336,7 +336,10 @@ def _zygote_env() -> dict:
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "HOME",
                                                          "PYTHONPATH", "VIRTUAL_ENV", "TMPDIR",
                                                          "PYTHONDONTWRITEBYTECODE")}
-    env["PYTHONSAFEPATH"] = "1"  # not the current folder: a user's file named like a module is not imported
+    # the modules the trusted process imports, from where it imports them (a checkout run with -m, a copy
+    # of the tree), and never the current folder: a user's file named like a module is not imported
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path if p)
+    env["PYTHONSAFEPATH"] = "1"
     return env
 
 
