@@ -153,7 +153,7 @@ def test_the_answers_process_holds_nothing_of_the_checkers_packages():
     probe = VERDICTS.joinpath("gae_numpy_walks_the_frozen_generation.py").read_text().split("def _oracle")[0] + (
         "def compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
         "    names = set()\n"
-        "    for o in _frozen_objects(np.__dict__):\n"
+        "    for o in _frozen_objects(np.__dict__, only=(dict, types.FunctionType)):\n"
         "        if type(o) is dict and isinstance(o.get('__name__'), str):\n"
         "            names.add(o['__name__'])\n"
         "        elif type(o) is types.FunctionType:\n"

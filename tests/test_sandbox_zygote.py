@@ -228,3 +228,20 @@ def test_a_forked_process_never_uses_its_parents_zygote():
     os.waitpid(pid, 0)
     os.close(r)
     assert zygote().pid == mine and re.match(r"\d+", str(mine))
+
+
+def test_the_zygotes_code_imports_nothing_of_the_checkers_content():
+    """The zygote loads the sandbox and the handed-over objects: neither may import any other part of the
+    checker (nor the drills, cards or the app), lazily inside a function included."""
+    import ast
+
+    for folder in ("checker/sandbox", "checker/handouts"):
+        for path in sorted((PROJECT / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+                for name in names:
+                    top = name.split(".")[0]
+                    assert top not in ("drills", "cards", "tui"), (path.name, name)
+                    if top == "checker":
+                        assert name.startswith(("checker.sandbox", "checker.handouts")), (path.name, name)

@@ -137,7 +137,7 @@ def _from_error_frame(t: dict, end: Ending, limits: Limits, filename: str) -> Sa
         else:
             msg += " (the sandbox lets an answer open no files or sockets)"
     elif "can't start new thread" in exc_msg:
-        msg += " (as an ordinary user, the sandbox does not let an answer start threads)"
+        msg += f" (the sandbox lets an answer start at most {limits.max_processes} processes and threads)"
     return SandboxError("exception", msg, line, detail, index, exc_type)
 
 
