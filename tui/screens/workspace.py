@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 
 from rich.markup import escape
@@ -330,19 +331,42 @@ class WorkspaceScreen(CheckRunner, Screen):
                 yes="Show it"), show)
 
     def action_editor(self) -> None:
+        """Open the answer in $VISUAL / $EDITOR; the app comes back whatever the editor does. An
+        editor that cannot be found is said before the screen is handed over; one that fails to
+        start is said after the app resumes (an exception inside `App.suspend()` would skip the
+        resume and leave a blank screen that takes no keys)."""
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
             self.notify("Set $EDITOR (or $VISUAL) to edit in your own editor.", severity="warning")
             return
+        try:
+            command = shlex.split(editor)
+        except ValueError as exc:
+            self.notify(f"Cannot read $EDITOR ({editor!r}): {exc}", severity="error", timeout=15)
+            return
+        if not command or shutil.which(command[0]) is None:
+            self.notify(f"Cannot open your editor: {command[0] if command else editor} was not found. "
+                        "Set $EDITOR (or $VISUAL) to an editor on your PATH.",
+                        title="Editor not found", severity="error", timeout=15)
+            return
         self._baseline = None
         self.save_now()
         path = drafts.draft_path(self.drill.id, self.framework)
+        failure: str | None = None
         try:
             with self.app.suspend():
-                subprocess.run([*shlex.split(editor), str(path)], check=False)
-        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing
+                try:
+                    status = subprocess.run([*command, str(path)], check=False).returncode
+                except (OSError, subprocess.SubprocessError) as exc:  # not executable, vanished, ...
+                    failure = f"{command[0]} could not be started: {exc}"
+                else:
+                    if status:
+                        failure = f"{command[0]} exited with status {status}"
+        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported: no terminal to hand over
             self.notify(f"Could not open {editor}: {exc}", severity="error")
             return
+        if failure:
+            self.notify(failure, title="Editor", severity="warning", timeout=15)
         text = drafts.load_draft(self.drill.id, self.framework)
         if text is not None and text != self.editor.text:
             self._baseline = text

@@ -1,0 +1,109 @@
+"""The drill workspace as a new user meets it, at 80x24 and 100x30: ctrl+o with an editor that does
+not exist or cannot start gives a message and the app back, widening the editor shows every line from
+its start, Backspace in an indent removes one level, and ctrl+g always asks before the model answer."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import pytest
+
+from tui.app import PpoDrillApp
+from tui.screens.code_view import CodeScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.workspace import WorkspaceScreen
+from tui.testing import FixedClock, ScriptedChecker
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (100, 30)]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app():
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    return app
+
+
+async def open_drill(pilot, drill_id: str = "gae") -> WorkspaceScreen:
+    app = pilot.app
+    for _ in range(500):
+        if app.session is not None:
+            break
+        await pilot.pause(0.01)
+    screen = WorkspaceScreen(app.session.drill(drill_id))
+    await app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+def suspend_like_textual(app, log: list[str]):
+    """`App.suspend` as Textual writes it: the resume runs after the `with` body, so an exception
+    raised inside the body skips it (in a terminal: a blank screen that takes no keys)."""
+
+    @contextmanager
+    def suspend():
+        log.append("suspended")
+        yield
+        log.append("resumed")
+
+    app.suspend = suspend
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_an_editor_that_does_not_exist_is_a_message_and_the_app_stays(size, monkeypatch):
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", "/nonexistent/ed")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == []  # the terminal was never handed over
+        assert any("/nonexistent/ed was not found" in n.message for n in app._notifications)
+        assert app.screen is screen
+        await pilot.press("x")  # keys still reach the editor
+        assert "x" in screen.editor.text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_an_editor_that_fails_to_start_still_gives_the_app_back(size, tmp_path, monkeypatch):
+    broken = tmp_path / "ed"
+    broken.write_text("#!/nonexistent/interpreter\n")  # found on disk, but exec fails
+    broken.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(broken))
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == ["suspended", "resumed"]
+        assert any("could not be started" in n.message for n in app._notifications)
+        assert app.screen is screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_editor_edits_the_answer_and_it_is_reloaded(size, tmp_path, monkeypatch):
+    script = tmp_path / "ed"
+    script.write_text("#!/bin/sh\necho '# edited outside' >> \"$1\"\n")
+    script.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(script))
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == ["suspended", "resumed"]
+        assert screen.editor.text.rstrip().endswith("# edited outside")
