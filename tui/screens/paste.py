@@ -35,6 +35,10 @@ class PasteScreen(CheckRunner, Screen):
         Binding("ctrl+o", "focus_path", "Load file"),
         Binding("ctrl+l", "card", "Review card"),
         Binding("ctrl+n", "clear", "Clear", priority=True),
+        Binding("f2", "toggle_results", "Results", tooltip="Move to the results (arrows and page keys "
+                "scroll them) and back to the editor"),
+        Binding("alt+down", "page_results(1)", "Scroll", show=False, tooltip="Page the results down"),
+        Binding("alt+up", "page_results(-1)", "Scroll", show=False, tooltip="Page the results up"),
         Binding("ctrl+e", "focus_editor", "Editor", show=False),
         Binding("escape", "app.pop_screen", "Back", priority=True),
     ]
@@ -85,6 +89,19 @@ class PasteScreen(CheckRunner, Screen):
 
     def action_focus_editor(self) -> None:
         self.query_one("#paste-editor", TextArea).focus()
+
+    def action_toggle_results(self) -> None:
+        """The keyboard to the results (arrows, page keys, home and end scroll them), or back."""
+        panel = self.query_one(ResultsPanel)
+        if panel.has_focus:
+            self.action_focus_editor()
+        else:
+            panel.focus()
+
+    def action_page_results(self, direction: int) -> None:
+        """Page the results while the cursor stays in the editor."""
+        panel = self.query_one(ResultsPanel)
+        (panel.scroll_page_down if direction > 0 else panel.scroll_page_up)(animate=False)
 
     def action_run_checks(self) -> None:
         code = self.query_one("#paste-editor", TextArea).text

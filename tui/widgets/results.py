@@ -38,18 +38,20 @@ def _marked(mark: str, style: str, text: Text) -> Table:
 
 
 def _counterexample_table(report: Report) -> Table:
+    """Every cell is a `Text`, never markup: a row such as `[nan, nan]` would read as a style tag and
+    vanish."""
     cx = report.counterexample
-    table = Table(title=f"Smallest counterexample ({cx.label})", title_justify="left",
+    table = Table(title=Text(f"Smallest counterexample ({cx.label})"), title_justify="left",
                   show_header=True, header_style="bold", expand=True, pad_edge=False)
     table.add_column("", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
     for name, value in cx.inputs.items():
-        table.add_row(name, fmt(value))
+        table.add_row(Text(name), Text(fmt(value)))
     for name, value in cx.expected.items():
-        table.add_row(f"expected {name}", Text(fmt(value), style="green"))
-        table.add_row(f"got {name}", Text(fmt(cx.got.get(name)), style="red"))
+        table.add_row(Text(f"expected {name}"), Text(fmt(value), style="green"))
+        table.add_row(Text(f"got {name}"), Text(fmt(cx.got.get(name)), style="red"))
     if cx.where:
-        table.caption = f"first difference at {cx.where}"
+        table.caption = Text(f"first difference at {cx.where}")
         table.caption_justify = "left"
     return table
 
@@ -127,6 +129,7 @@ class ResultsPanel(VerticalScroll):
 
     DEFAULT_CSS = """
     ResultsPanel { height: 1fr; padding: 0 1; }
+    ResultsPanel:focus { background: $boost; }
     ResultsPanel #verdict { text-style: bold; padding: 0 1; margin-bottom: 1; }
     ResultsPanel #verdict.-pass { background: $success; color: $text; }
     ResultsPanel #verdict.-fail { background: $error; color: $text; }
@@ -156,7 +159,7 @@ class ResultsPanel(VerticalScroll):
 
     def _set(self, verdict: str, kind: str, body="") -> None:
         head = self.query_one("#verdict", Static)
-        head.update(verdict)
+        head.update(Text(verdict))  # plain text: a drill id or a message is never read as markup
         for cls in ("-pass", "-fail", "-info"):
             head.set_class(cls == kind, cls)
         self.query_one("#body", Static).update(body)
@@ -165,7 +168,7 @@ class ResultsPanel(VerticalScroll):
     def show_running(self, note: str = "") -> None:
         self.report = None
         self.add_class("-running")
-        self._set("Checking…", "-info", note)
+        self._set("Checking…", "-info", Text(note))
 
     def show_message(self, title: str, message: str) -> None:
         self.report = None
