@@ -151,3 +151,38 @@ async def test_keys_after_giving_up_go_to_the_question_not_the_hidden_editor(siz
         await pilot.press("t", *"abc")
         notes = screen.query_one("#question-notes")
         assert notes.text == "abc" and editor.text == before
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_run_with_the_editor_alone_shows_the_results_and_the_next_item_opens_with_its_prompt(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        drill_view = screen._drill
+        side = screen.query_one("#drill-side")
+        await pilot.press("f3")  # the editor alone
+        await pilot.pause()
+        assert not side.display
+        await pilot.press("ctrl+r")  # the starter: a failing run
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        results = drill_view.results
+        assert side.display and results.region.height > 0  # the verdict is on screen
+        assert "FAIL" in str(results.query_one("#verdict").render())
+        assert app.focused is drill_view.editor
+        await pilot.press("f3")  # the editor alone again, then give up: the next drill opens whole
+        await pilot.pause()
+        s = screen.session
+        first = s.current.index
+        while s.current is not None and (s.current.kind != "drill" or s.current.index == first):
+            await pilot.press("ctrl+n")
+            if s.current.kind == "drill":
+                await pilot.press("y")
+            await pilot.pause()
+        assert s.current is not None and s.current.kind == "drill"
+        await pilot.pause()
+        assert side.display and drill_view.prompt_scroll.region.height > 0
+        prompt = drill_view.query_one("#drill-prompt").source
+        assert prompt.startswith(f"## {s.current.index + 1}. ")

@@ -448,6 +448,7 @@ class MockScreen(CheckRunner, Screen):
             return
         self._save_answer_now()
         code = self._drill.editor.text
+        self._drill.show_results()
         self._drill.results.show_running()
         self.start_check(code, item.ref, item.framework, {"index": item.index, "code": code})
 
@@ -480,6 +481,7 @@ class MockScreen(CheckRunner, Screen):
 
     def check_done(self, report, context) -> None:
         s = self.session
+        self._drill.show_results()
         self._drill.results.show_report(report, reveal=self._coached)
         if s.finished or s.current is None or s.current.index != context["index"]:
             return  # the candidate moved on (or time ran out) while the checks ran
@@ -494,4 +496,5 @@ class MockScreen(CheckRunner, Screen):
             self.notify("Passed: on to the next item.")
 
     def check_failed(self, title: str, message: str, context) -> None:
+        self._drill.show_results()
         self._drill.results.show_message(title, message)
