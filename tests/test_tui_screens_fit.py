@@ -137,6 +137,32 @@ async def test_the_dashboard_drill_table_shows_every_column_whole(size):
         assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ids  # room again: whole ids
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_drill_table_keeps_its_columns_when_drawn_before_it_measured_its_rows(size):
+    """Coming back from help a moment after opening it, the dashboard refills its drill table and a frame
+    can be drawn before the table has measured the new rows: the columns must not stay as narrow as their
+    headers ("polic", "never")."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        dash = app.screen
+        table = dash.query_one("#dash-drills")
+        dash._show_drills(app.session, dash._numbers)
+        for y in range(table.size.height):  # a frame drawn now, before the table's next idle
+            table.render_line(y)
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert re.search(r"policy_loss +6 +never tried", text), text
+        await pilot.press("question_mark")
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause(0.05)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert re.search(r"policy_loss +6 +never tried", screen_text(app))
+
+
 async def test_the_workspace_bar_keeps_the_target_of_a_long_title_and_marks_the_cut():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
