@@ -107,3 +107,23 @@ async def test_the_editor_edits_the_answer_and_it_is_reloaded(size, tmp_path, mo
         await pilot.pause()
         assert log == ["suspended", "resumed"]
         assert screen.editor.text.rstrip().endswith("# edited outside")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_widening_the_editor_shows_every_line_from_its_start(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        editor = screen.editor
+        medium = "ratio = " + " * ".join(f"r{i}" for i in range(10))  # wider than the pane, not the screen
+        longest = "# " + "a very long comment line " * 8  # wider than any screen: there is scroll to keep
+        editor.load_text(f"def f():\n    {medium}\n{longest}\n")
+        await pilot.pause()
+        editor.move_cursor((1, 4 + len(medium)))  # typing at the end of the medium line scrolls the view
+        await pilot.pause()
+        assert editor.scroll_x > 0
+        await pilot.press("f3")  # the editor alone, as wide as the screen: the cursor fits from the left
+        for _ in range(3):
+            await pilot.pause()
+        assert 4 + len(medium) + 3 <= editor.scrollable_content_region.width - editor.gutter_width
+        assert editor.scroll_x == 0  # every line from its start

@@ -30,6 +30,16 @@ class CodeEditor(TextArea):
         if not self.read_only:
             self._fit_language(len(self.text) + len(event.text))
 
+    def on_resize(self) -> None:
+        """A wider editor (f3, a bigger terminal) keeps no horizontal scroll it no longer needs: the
+        view goes back to the lines' start and scrolls only as far as the cursor needs."""
+        self.call_after_refresh(self._scroll_from_the_left)
+
+    def _scroll_from_the_left(self) -> None:
+        if self.scroll_x:
+            self.scroll_to(x=0, animate=False, immediate=True)
+            self.scroll_cursor_visible()
+
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if self._language_for_size is not None:  # shortened far enough to highlight again?
             self._fit_language(len(self.text))
