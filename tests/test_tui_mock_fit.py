@@ -186,3 +186,60 @@ async def test_run_with_the_editor_alone_shows_the_results_and_the_next_item_ope
         assert side.display and drill_view.prompt_scroll.region.height > 0
         prompt = drill_view.query_one("#drill-prompt").source
         assert prompt.startswith(f"## {s.current.index + 1}. ")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_seed_is_typed_replayed_from_the_history_and_the_runs_compared_in_the_app(size):
+    from tui.screens.mock_history import MockHistoryScreen
+
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        for _ in range(500):
+            if app.session is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("m")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MockScreen) and not screen.started
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("end", *["backspace"] * 10, *"-3", "enter")  # not a seed: said, the dialog stays
+        await pilot.pause()
+        assert app.screen is not screen and "from 0 to" in str(app.screen.query_one("#seed-error").render())
+        await pilot.press("backspace", "backspace", *"4242", "enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.plan == plan_mock(4242, 45)
+        assert "seed 4242" in str(screen.query_one("#mock-clock").render())
+        await pilot.press("enter")  # start, then finish at once
+        await pilot.pause()
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen.session.finished
+        await pilot.press("h")
+        await pilot.pause()
+        history = app.screen
+        assert isinstance(history, MockHistoryScreen)
+        await pilot.press("c")  # one run only: the notice says how to make a second, here
+        await pilot.pause()
+        assert any("press r to replay" in n.message for n in app._notifications)
+        await pilot.press("r")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, MockScreen) and replay is not screen and not replay.started
+        assert screen not in app.screen_stack  # the finished mock gave its place to the replay
+        assert replay.plan.seed == 4242 and replay.plan.items == screen.plan.items
+        clock.advance(minutes=2)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.screen.view == "history-compare-view"
