@@ -327,3 +327,96 @@ def test_wrap_code_line_breaks_after_brackets_and_commas():
     # a formula breaks at its commas while they are enough, not inside its brackets
     formula = "loss = 0.5 * mean(max((V - R)^2, (V_clip - R)^2))"
     assert wrap_code_line(formula, 36) == ["loss = 0.5 * mean(max((V - R)^2,", "    (V_clip - R)^2))"]
+
+
+async def _footer_keys(pilot, screen) -> list:
+    footer = screen.query_one("Footer")
+    for _ in range(100):  # the footer recomposes its keys a refresh after the screen changes
+        if footer.query("FooterKey"):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    return list(footer.query("FooterKey"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_no_footer_key_is_cut_off_on_any_screen(size):
+    """Every screen a new user walks through, each state that changes its keys: each footer key ends
+    inside the terminal."""
+    from tui.screens.mock import MockScreen
+
+    app = make_app()
+    seen = []
+
+    async def fits(where: str) -> None:
+        await pilot.pause()
+        keys = await _footer_keys(pilot, app.screen)
+        assert keys, where
+        cut = [f"{k.key_display} {k.description}" for k in keys if k.region.right > size[0]]
+        assert not cut, (where, cut)
+        seen.append(where)
+
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await fits("dashboard")
+        await pilot.press("r")
+        await fits("review: front")
+        await pilot.press("space")
+        await fits("review: answer")
+        await pilot.press("escape", "d")
+        await fits("drill list")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.push_screen(WorkspaceScreen(app.session.drill("gae")))
+        await fits("workspace")
+        await pilot.press("escape", "p")
+        await fits("paste")
+        await pilot.press("escape", "s")
+        await fits("stats")
+        await pilot.press("escape", "m")
+        await fits("mock: start panel")
+        mock = app.screen
+        assert isinstance(mock, MockScreen)
+        await pilot.press("enter")
+        await fits("mock: coding item")
+        await pilot.press("ctrl+n", "y")
+        await fits("mock: question")
+        await pilot.press("ctrl+r")
+        await fits("mock: question revealed")
+        await pilot.press("ctrl+f", "y")
+        await fits("mock: scorecard")
+        await pilot.press("h")
+        await fits("mock history")
+        await pilot.press("enter")
+        await fits("mock history: scorecard")
+        await pilot.press("f1")
+        await fits("help")
+    assert len(seen) == 15
+
+
+def test_help_lists_every_key_of_every_screen_from_its_bindings():
+    """The key tables are made from each screen's BINDINGS: every key is there, with what it does, in
+    its own screen's section, and each screen has one section (the mock's `n` and `h` included)."""
+    from textual.binding import Binding
+
+    from tui.screens.help import SECTIONS, _key_name, _screen_classes, key_rows, section
+
+    text = help_markdown()
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert len(headings) == len(set(headings)) == len(SECTIONS)
+    classes = _screen_classes()
+    assert set(classes) == set(SECTIONS)
+    for name, cls in classes.items():
+        own = section(name, cls)
+        assert own in text
+        rows = dict(key_rows(cls))
+        for b in cls.BINDINGS:
+            b = b if isinstance(b, Binding) else Binding(*b)
+            keys = " / ".join(f"`{_key_name(k)}`" for k in b.key.split(","))
+            assert keys in rows and (b.tooltip or b.description) in rows[keys], (name, b.key)
+            assert f"| {keys} | {rows[keys]} |" in own, (name, b.key)
+    mock = section("MockScreen", classes["MockScreen"])
+    assert "| `n` | " in mock and "| `h` | " in mock and "| `s` | " in mock
+    assert "| `ctrl+r` | coding item: run the checks · question: reveal the card's answer |" in mock
+    history = section("MockHistoryScreen", classes["MockHistoryScreen"])
+    assert "| `r` | " in history and "| `enter` | " in history

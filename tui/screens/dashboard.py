@@ -48,15 +48,17 @@ class DashboardScreen(Screen):
     """The home screen; its numbers are refreshed every time the candidate comes back to it."""
 
     BINDINGS = [
-        Binding("r", "open('review')", "Review"),
-        Binding("d", "open('drills')", "Drills"),
-        Binding("p", "open('paste')", "Paste"),
-        Binding("m", "open('mock')", "Mock"),
-        Binding("s", "open('stats')", "Stats"),
-        Binding("i", "plan_settings", "Date"),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("r", "open('review')", "Review", tooltip="review the cards due"),
+        Binding("d", "open('drills')", "Drills", tooltip="the drill list"),
+        Binding("p", "open('paste')", "Paste", tooltip="paste code and check it"),
+        Binding("m", "open('mock')", "Mock", tooltip="a timed mock interview"),
+        Binding("s", "open('stats')", "Stats", tooltip="statistics"),
+        Binding("i", "plan_settings", "Date", tooltip="interview date and mock mode (coached or like an interview)"),
+        Binding("question_mark", "app.help", "Help", key_display="?", tooltip="this help"),
+        Binding("q", "app.quit", "Quit", tooltip="quit"),
     ]
+    #: keys the drill table handles (listed in the help)
+    HELP_KEYS = (("enter", "open the highlighted drill"),)
 
     def __init__(self) -> None:
         super().__init__()

@@ -31,16 +31,16 @@ class PasteScreen(CheckRunner, Screen):
     """An editor to paste into, optional drill and framework choices, and the results panel."""
 
     BINDINGS = [
-        Binding("ctrl+r", "run_checks", "Check", priority=True),
-        Binding("ctrl+o", "focus_path", "Load file"),
-        Binding("ctrl+l", "card", "Review card"),
-        Binding("ctrl+n", "clear", "Clear", priority=True),
-        Binding("f2", "toggle_results", "Results", tooltip="Move to the results (arrows and page keys "
+        Binding("ctrl+r", "run_checks", "Check", priority=True, tooltip="check"),
+        Binding("ctrl+o", "focus_path", "Load file", tooltip="load a file (type its path above, then enter)"),
+        Binding("ctrl+l", "card", "Review card", tooltip="review the card of the named mistake"),
+        Binding("ctrl+n", "clear", "Clear", priority=True, tooltip="clear the box (ctrl+z brings it back)"),
+        Binding("f2", "toggle_results", "Results", tooltip="move to the results (arrows and page keys "
                 "scroll them) and back to the editor"),
-        Binding("alt+down", "page_results(1)", "Scroll", show=False, tooltip="Page the results down"),
-        Binding("alt+up", "page_results(-1)", "Scroll", show=False, tooltip="Page the results up"),
-        Binding("ctrl+e", "focus_editor", "Editor", show=False),
-        Binding("escape", "app.pop_screen", "Back", priority=True),
+        Binding("alt+down", "page_results(1)", "Scroll", show=False, tooltip="page the results down"),
+        Binding("alt+up", "page_results(-1)", "Scroll", show=False, tooltip="page the results up"),
+        Binding("ctrl+e", "focus_editor", "Editor", show=False, tooltip="back to the editor"),
+        Binding("escape", "app.pop_screen", "Back", priority=True, tooltip="back"),
     ]
 
     def compose(self) -> ComposeResult:

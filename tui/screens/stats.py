@@ -57,9 +57,12 @@ class StatsScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("r", "reload", "Refresh"),
-        Binding("escape", "back", "Back"),
+        Binding("r", "reload", "Refresh", tooltip="refresh"),
+        Binding("escape", "back", "Back", tooltip="back"),
     ]
+    #: keys the tabs and tables handle (listed in the help)
+    HELP_KEYS = (("left,right", "the next tab (when the tabs have focus)"),
+                 ("enter", "pitfall profile: review the highlighted mistake's card"))
 
     def __init__(self, days: int = 30) -> None:
         super().__init__()

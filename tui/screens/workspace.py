@@ -39,20 +39,26 @@ class WorkspaceScreen(CheckRunner, Screen):
 
     # Footer order is what fits at 80 columns first: back, run, hint, the two view keys, then the rest
     # (every key is in the help, f1).
+    # The footer holds what fits at 80 columns, back, run, hint and the two view keys first; the pause key
+    # is shown by the clock it pauses (every key is in the help, f1).
     BINDINGS = [
-        Binding("escape", "back", "Back", priority=True, tooltip="Back (your code is saved)"),
-        Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="Run the checks"),
-        Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
-        Binding("f2", "next_tab", "Tabs", tooltip="Prompt, hints, results"),
-        Binding("f3", "layout", "Wide", tooltip="Side by side, editor alone, prompt alone"),
-        Binding("alt+down", "scroll_side(1)", "Scroll", show=False, tooltip="Page the prompt, hints or results down"),
-        Binding("alt+up", "scroll_side(-1)", "Scroll", show=False, tooltip="Page the prompt, hints or results up"),
-        Binding("ctrl+l", "card", "Card", tooltip="Review the named mistake's card"),
-        Binding("ctrl+b", "pause", "Pause", tooltip="Pause or resume the clock"),
-        Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
-        Binding("ctrl+n", "reset", "Reset", tooltip="Back to the starter (asks first)"),
-        Binding("ctrl+f", "framework", "Fw", tooltip="Switch framework"),
-        Binding("ctrl+o", "editor", "Edit", tooltip="Open the answer in $EDITOR"),
+        Binding("escape", "back", "Back", priority=True, tooltip="back (your code is saved)"),
+        Binding("ctrl+r", "run_checks", "Run", priority=True,
+                tooltip="run the checks (a second run replaces the first)"),
+        Binding("ctrl+t", "hint", "Hint", tooltip="the next hint (three levels, from a nudge to nearly the answer)"),
+        Binding("f2", "next_tab", "Tabs", tooltip="switch between prompt, hints and results"),
+        Binding("f3", "layout", "Wide", tooltip="layout: side by side, the editor alone, the prompt alone (for "
+                "small terminals; arrows and page keys scroll it)"),
+        Binding("alt+down", "scroll_side(1)", "Scroll", show=False,
+                tooltip="page the prompt, hints or results down from the editor"),
+        Binding("alt+up", "scroll_side(-1)", "Scroll", show=False,
+                tooltip="page the prompt, hints or results up from the editor"),
+        Binding("ctrl+l", "card", "Card", tooltip="review the card of the named mistake"),
+        Binding("ctrl+g", "solution", "Answer", tooltip="show the model answer (asks first)"),
+        Binding("ctrl+n", "reset", "Reset", tooltip="reset to the starter (asks first)"),
+        Binding("ctrl+f", "framework", "Fw", tooltip="switch framework (numpy / torch)"),
+        Binding("ctrl+o", "editor", "Edit", tooltip="open the answer in $EDITOR (or $VISUAL)"),
+        Binding("ctrl+b", "pause", "Pause", show=False, tooltip="pause / resume the clock (shown by the clock)"),
     ]
 
     def __init__(self, drill, framework: str | None = None, preview: bool = False) -> None:
@@ -81,7 +87,7 @@ class WorkspaceScreen(CheckRunner, Screen):
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
             self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
-                                        id="ws-clock")
+                                        key="^b", id="ws-clock")
             yield self._countdown
         with Horizontal(id="ws-main"):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
