@@ -354,3 +354,47 @@ async def test_dashboard_says_when_the_plan_cannot_promise_everything(tmp_path):
         text = plain(panel)
         assert "Too little time" in text and "new cards in 1 day" in text
         assert panel.plan.cuts and _fully_visible(app, panel)
+
+
+def _screen_lines(app) -> list[str]:
+    import re
+
+    svg = app.export_screenshot()
+    text = re.sub(r"<[^>]+>", "", svg).replace("&#160;", " ").replace("&gt;", ">").replace("&lt;", "<")
+    return text.splitlines()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(tmp_path, size):
+    """Too little time (10 days, many drills planned today, some failed): the dashboard's plan still
+    shows today's tasks on one line and at least three topics; the stats' Readiness tab shows every
+    column inside the screen, long topic titles cut with …."""
+    from drills import load_drills
+
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=10))
+        for d in load_drills()[:8]:  # tried and failed before today: each is back on today's plan
+            store.record_attempt(d.id, framework="numpy", started_at=FIXED_START - timedelta(days=1), passed=False)
+    app = make_app(data)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        plan = panel.plan
+        assert plan.cannot_promise and len([t for t in plan.tasks if t.kind == "drill"]) >= 8
+        assert _fully_visible(app, panel)
+        shown = [t.title[:20] for t in plan.readiness if any(t.title[:20] in line for line in _screen_lines(app))]
+        assert len(shown) >= 3, shown
+        await pilot.press("s")
+        await settle(pilot, app)
+        app.screen.query_one("#stats-tabs").active = "tab-readiness"
+        await pilot.pause()
+        await pilot.pause()
+        table = app.screen.query_one("#readiness-table")
+        widths = [c.get_render_width(table) for c in table.columns.values()]
+        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "weakest"]
+        assert sum(widths) <= size[0], widths  # every column inside the screen
+        lines = _screen_lines(app)
+        header = next(line for line in lines if " ready " in line and " topic " in line)
+        assert header.rstrip().endswith("weakest"), header
+        assert any("…" in line for line in lines)  # a long title is cut, and marked

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from rich.text import Text
 from textual_plotext import PlotextPlot
 
+from tui.widgets.table_fit import clip, fit_columns
 from tui.widgets.textual_guards import Header
 
 
@@ -157,19 +158,34 @@ class StatsScreen(Screen):
         self._readiness(data.get("plan"))
 
     def _readiness(self, plan: dict | None) -> None:
+        """Every topic on one line each, fitted to the screen's width: the topic and its weakest items
+        give way (cut with …), the figures always show whole."""
         table = self.query_one("#readiness-table", DataTable)
         table.clear(columns=True)
+        self._readiness_width = self.size.width
         if not plan:
             return
         when = "on the interview day" if plan["mode"] in ("countdown", "interview-day") else "now"
         self.query_one("#readiness-help", Static).update(
             f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall.")
-        table.add_columns("ready", "topic", "cards seen", "drills tried", "weakest")
+        rows = []
         for t in plan["readiness"]["topics"]:
-            style = "red" if t["readiness"] < 0.5 else "yellow" if t["readiness"] < 0.9 else "green"
-            drills = f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-"
-            table.add_row(Text(f"{100 * t['readiness']:.0f}%", style=style), t["title"],
-                          f"{t['cards_seen']}/{t['cards']}", drills, ", ".join(t["weakest"]), key=t["topic"])
+            rows.append((f"{100 * t['readiness']:.0f}%", t["title"], f"{t['cards_seen']}/{t['cards']}",
+                         f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-", ", ".join(t["weakest"]),
+                         t["readiness"], t["topic"]))
+        headers = ("ready", "topic", "cards", "drills", "weakest")
+        natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+        widths = fit_columns(self.size.width, natural, flexible={1, 4}, minimum=12)
+        for header, width in zip(headers, widths):
+            table.add_column(header, width=width)
+        for ready, title, cards, drills, weakest, value, topic in rows:
+            style = "red" if value < 0.5 else "yellow" if value < 0.9 else "green"
+            table.add_row(Text(ready, style=style), clip(title, widths[1]), cards, drills,
+                          clip(weakest, widths[4]), key=topic)
+
+    def on_resize(self) -> None:
+        if self.data is not None and self.size.width != getattr(self, "_readiness_width", None):
+            self._readiness(self.data.get("plan"))
 
     def _plot_reviews(self, data: dict) -> None:
         days = data["reviews_per_day"]
