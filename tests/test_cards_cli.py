@@ -302,3 +302,26 @@ def test_review_draws_card_markdown_on_a_terminal_and_keeps_pipes_plain():
     drawn = re.sub(r"\x1b\[[0-9;]*m", "", _card_text_for(Terminal())(text))
     assert "**" not in drawn and "`" not in drawn
     assert "no bootstrap" in drawn and "values[t + 1]" in drawn
+
+
+def test_mock_show_on_a_terminal_draws_the_cards_markdown():
+    """`ppo-drill mock --show` prints a question's card as `review` does: drawn on a terminal, as
+    written into a pipe."""
+    import io
+    import re
+
+    from cards.cli import _card_text_for
+    from cards.decks.loader import load_decks
+    from cards.plan.mock_review import ItemReview, format_review, unwrap
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    front, back = load_decks().by_id["numbers-epochs"].text("en")
+    items = [ItemReview(0, "question", "numbers-epochs", front.splitlines()[0], "missed", 30.0, 60,
+                        question=unwrap(front), typed="", card_answer=unwrap(back))]
+    piped = format_review(items)
+    assert "**10**" in piped  # a pipe or a file: as written
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", format_review(items, shown=_card_text_for(Terminal())))
+    assert "**" not in drawn and "10 epochs on MuJoCo" in re.sub(r"\s+", " ", drawn)

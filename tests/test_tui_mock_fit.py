@@ -243,3 +243,45 @@ async def test_a_seed_is_typed_replayed_from_the_history_and_the_runs_compared_i
         await pilot.press("c")
         await pilot.pause()
         assert app.screen.view == "history-compare-view"
+
+
+def _revealed_questions(card_ids):
+    from cards.decks.loader import load_decks
+    from cards.plan.mock_review import ItemReview, unwrap
+
+    deckset = load_decks()
+    items = []
+    for i, cid in enumerate(card_ids):
+        front, back = deckset.by_id[cid].text("en")
+        items.append(ItemReview(i, "question", cid, front.splitlines()[0], "missed", 30.0, 60,
+                                question=unwrap(front), typed="**typed as is**", card_answer=unwrap(back)))
+    return items
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_scorecard_draws_the_cards_markdown(size):
+    """A revealed card answer is drawn as the review draws it: **10** in bold, a code block as code, not
+    the Markdown's marks; what the candidate typed is shown exactly as typed."""
+    from tui.widgets.mock_scorecard import MockScorecard
+
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        card = screen.query_one(MockScorecard)
+        card.show("Mock interview scorecard", _revealed_questions(["numbers-epochs", "value-clipped-loss"]))
+        await pilot.pause()
+        from rich.console import Console
+        import os
+
+        console = Console(width=size[0] - 4, record=True, file=open(os.devnull, "w"))
+        console.print(card.query_one("#scorecard-review").content)
+        text = console.export_text()
+        assert "MuJoCo" in text and "10" in text
+        assert "**10**" not in text and "```" not in text
+        assert "**typed as is**" in text
+        assert "def ppo_value_loss" in text  # the answer's code block, drawn as code
