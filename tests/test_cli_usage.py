@@ -110,7 +110,7 @@ def test_check_dash_on_a_terminal_says_to_paste_then_ctrl_d(tmp_path):
 @pytest.mark.parametrize("target", ["missing/dir/x.apkg", ".", "out/"])
 def test_export_anki_refuses_a_folder_or_a_missing_folder(tmp_path, target):
     result = ppo("--data-dir", tmp_path / "home", "export-anki", target, cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2  # a usage problem, as in every other command
     assert result.stderr.startswith(f"ppo-drill export-anki: {target}") or \
         result.stderr.startswith(f"ppo-drill export-anki: cannot write {target}")
     assert not (tmp_path / "missing").exists() and not (tmp_path / "out").exists()
@@ -119,7 +119,7 @@ def test_export_anki_refuses_a_folder_or_a_missing_folder(tmp_path, target):
 
 def test_export_anki_to_an_unwritable_place_names_the_path_given(tmp_path):
     result = ppo("--data-dir", tmp_path / "home", "export-anki", "/proc/x.apkg")
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.startswith("ppo-drill export-anki: cannot write /proc/x.apkg:")
     assert ".tmp" not in result.stderr
 
@@ -128,7 +128,7 @@ def test_import_progress_of_a_binary_file_is_a_message(tmp_path):
     blob = tmp_path / "blob.bin"
     blob.write_bytes(bytes(range(256)) * 4)
     result = ppo("--data-dir", tmp_path / "home", "import-progress", blob)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"ppo-drill import-progress: {blob} is not a progress export")
     assert "nothing was imported" in result.stderr
 
@@ -178,7 +178,7 @@ def test_import_progress_of_json_that_is_not_progress_imports_nothing(tmp_path):
     other = tmp_path / "package.json"
     other.write_text(json.dumps({"name": "x", "reviews": [{"rating": 3}]}))
     result = ppo("--data-dir", tmp_path / "home", "import-progress", other)
-    assert result.returncode == 1 and "not a ppo-drill progress export" in result.stderr
+    assert result.returncode == 2 and "not a ppo-drill progress export" in result.stderr
     with open_store(tmp_path / "home") as store:
         assert store.reviews() == [] and store.attempts() == []
 
@@ -213,3 +213,33 @@ def test_a_huge_answer_is_checked_whole_and_stored_capped(tmp_path):
     with open_store(home) as store:
         [attempt] = store.attempts()
         assert len(attempt.code) < 100_200 and "kept the first 100,000" in attempt.code
+
+
+def test_data_dir_goes_before_or_after_the_command_and_every_command_lists_it(tmp_path):
+    home = tmp_path / "home"
+    answer = tmp_path / "gae_numpy.py"
+    answer.write_text(get_drill("gae").solution("numpy"))
+    result = ppo("check", "--data-dir", home, answer)  # not taken for the file
+    assert result.returncode == 0, result.stderr
+    with open_store(home) as store:  # recorded in that folder
+        assert [a.drill_id for a in store.attempts()] == ["gae"]
+    after = ppo("stats", "--json", "--data-dir", home)
+    before = ppo("--data-dir", home, "stats", "--json")
+    assert after.returncode == before.returncode == 0, after.stderr
+    assert json.loads(after.stdout)["pitfalls"] == json.loads(before.stdout)["pitfalls"]
+    assert json.loads(after.stdout)["drills_due"] == json.loads(before.stdout)["drills_due"]
+    other = tmp_path / "other"
+    assert ppo("cards", "--data-dir", other).returncode == 0 and (other / "progress.sqlite3").exists()
+    from tui.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name, command in sub.choices.items():
+        assert "--data-dir" in command.format_help(), f"`ppo-drill {name} --help` does not list --data-dir"
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_an_empty_data_dir_is_a_usage_error_not_the_current_folder(tmp_path, where):
+    args = ["--data-dir", "", "stats"] if where == "before" else ["stats", "--data-dir", ""]
+    result = ppo(*args, cwd=tmp_path)
+    assert result.returncode == 2 and "--data-dir needs a folder" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written where the command ran
