@@ -300,7 +300,7 @@ async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
             assert f"{left} day{'s' if left != 1 else ''} left" in text and "today 0/" in text, text
             overall.append(panel.plan.overall)
             if day == 0:
-                assert any("drills never tried" in w for w in panel.plan.cannot_promise)
+                assert any("drills not tried yet" in w for w in panel.plan.cannot_promise)
                 assert not any("new cards" in w for w in panel.plan.cannot_promise)
             plan = session.study_plan(forecast=False)
             for task in plan.tasks:

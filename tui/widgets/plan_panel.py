@@ -35,7 +35,12 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
         head = "Interview today: nothing new, a light review"
     else:
         head = f"Interview was {plan.interview.isoformat()} · plain spaced review"
-    lines = [Text.assemble((head, "bold"), f" · today {done}/{target}", no_wrap=True, overflow="ellipsis")]
+    from cards.plan.interview import format_minutes
+
+    planned, left = plan.minutes_today
+    time_left = f" · ~{format_minutes(left)} left" if planned else ""
+    lines = [Text.assemble((head, "bold"), f" · today {done}/{target}{time_left}", no_wrap=True,
+                           overflow="ellipsis")]
     lines.append(_tasks_line(plan.tasks))
     if plan.cannot_promise:
         lines.append(Text("! Too little time: ppo-drill plan lists what to cut",
