@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import LoadingIndicator, Static
 
-from checker.report import Report, fmt, printed_lines
+from checker.report import Report, fmt, printed_lines, tests_summary
 
 
 ERROR_TITLES = {  # checker.sandbox.model.ERROR_KINDS and the engine's own, as a person reads them
@@ -92,11 +92,7 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
                 parts.append(_indent(f"card: {d.card}{key}", style="cyan"))
         parts.append(Text(""))
     if report.tests:
-        t = report.tests
-        n = len(t["tests"])
-        parts.append(Text(f"Your {n} test{'s' if n != 1 else ''} caught {t['caught']} of {t['known']} known bugs; "
-                          f"{t['false_alarms']} false alarm{'s' if t['false_alarms'] != 1 else ''} on right answers",
-                          style="bold"))
+        parts.append(Text(tests_summary(report.tests), style="bold"))
         parts.append(Text(""))
     elif not report.diagnoses and not report.passed and not report.error:
         parts.append(Text("No catalogued mistake matches this behaviour; compare your output "
