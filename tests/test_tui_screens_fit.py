@@ -248,6 +248,15 @@ async def test_the_command_palette_opens_a_drill_its_fix_variant_and_its_cards(s
         whiten = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display)))
                   for h in [hit async for hit in provider.search("whiten")]]
         assert any(p.startswith("Review cards about 'whiten'") for p in whiten), whiten
+        # the drill asked for comes first, its variants after; a test-writing drill says so
+        ranked = sorted([hit async for hit in provider.search("whiten")], key=lambda h: -h.score)
+        top = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))) for h in ranked]
+        assert top[0].startswith("Drill: masked_whiten"), top[:4]
+        tests = {re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))): h.help
+                 for h in [hit async for hit in provider.search("test-gae")]}
+        label = next(p for p in tests if "test-gae" in p and not p.startswith("Cards"))
+        assert label.startswith("Write tests: test-gae") and "write it" not in tests[label], (label, tests[label])
+        assert tests[label].startswith("write tests that catch the known bugs")
         # through the real palette, with keys
         await pilot.press("ctrl+p")
         await pilot.pause()
