@@ -243,3 +243,41 @@ def test_an_empty_data_dir_is_a_usage_error_not_the_current_folder(tmp_path, whe
     result = ppo(*args, cwd=tmp_path)
     assert result.returncode == 2 and "--data-dir needs a folder" in result.stderr
     assert list(tmp_path.iterdir()) == []  # nothing written where the command ran
+
+
+def test_an_unknown_drill_suggests_the_close_one(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    result = ppo("start", "gea", cwd=work)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "ppo-drill: unknown drill 'gea'; did you mean gae? (`ppo-drill drills` lists every drill)"
+    assert list(work.iterdir()) == []
+    far = ppo("hint", "zzzz")
+    assert far.returncode == 2 and "did you mean" not in far.stderr and "policy_loss" not in far.stderr
+
+
+def test_drills_shows_where_you_stand_and_next_goes_through_the_track_in_order(tmp_path):
+    home = tmp_path / "home"
+    work = tmp_path / "work"
+    work.mkdir()
+    listed = ppo("--data-dir", home, "drills", "--json")
+    assert {r["status"] for r in json.loads(listed.stdout)} == {"never tried"}
+    first = ppo("next", "--data-dir", home, cwd=work)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("Next in the track: gae — ") and (work / "gae_numpy.py").exists()
+    again = ppo("next", "--data-dir", home, cwd=work)  # never over your file: says how to check it
+    assert again.returncode == 0 and "gae_numpy.py is already there" in again.stdout
+    (work / "gae_numpy.py").write_text(get_drill("gae").solution("numpy"))
+    assert ppo("check", "--data-dir", home, "gae_numpy.py", cwd=work).returncode == 0
+    failing = work / "policy_loss_numpy.py"
+    nxt = ppo("next", "--data-dir", home, cwd=work)
+    assert nxt.stdout.startswith("Next in the track: policy_loss — ") and "1 of " in nxt.stdout
+    assert failing.exists()
+    assert ppo("check", "--data-dir", home, failing, cwd=work).returncode == 1  # the starter fails
+    table = ppo("drills", "--data-dir", home).stdout.splitlines()
+    row = {line.split()[0]: line for line in table}
+    assert " passed " in row["gae"] and " failed " in row["policy_loss"] and " never tried " in row["value_loss"]
+    data = {r["id"]: r for r in json.loads(ppo("drills", "--json", "--data-dir", home).stdout)}
+    assert data["gae"]["status"] == "passed" and data["policy_loss"]["status"] == "failed"
+    stay = ppo("next", "--data-dir", home, cwd=work)  # failed, not passed: still the next one
+    assert stay.stdout.startswith("Next in the track: policy_loss — ") and "(failed;" in stay.stdout

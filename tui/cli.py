@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS, help=DATA_DIR_HELP)
     if tui_commands.record_cli_check not in checker_cli.REPORT_HOOKS:  # CLI checks count as attempts
         checker_cli.REPORT_HOOKS.append(tui_commands.record_cli_check)
+    if tui_commands.drill_statuses_for_cli not in checker_cli.STATUS_SOURCES:  # `drills` shows where you stand
+        checker_cli.STATUS_SOURCES.append(tui_commands.drill_statuses_for_cli)
     return parser
 
 
