@@ -199,6 +199,23 @@ async def test_rating_buttons_show_the_fuzzed_range_when_fuzz_is_on(size):
 
 
 @pytest.mark.parametrize("size", SIZES)
+async def test_rating_buttons_follow_the_review_language(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("r", "l", "space")  # 中文, then the answer
+        await pilot.pause()
+        labels = [str(b.label) for b in app.screen.query("RatingBar Button")]
+        assert labels == ["1 重来 · 1m", "2 困难 · 6m", "3 良好 · 10m", labels[3]] and labels[3].startswith("4 简单 · ")
+        text = screen_text(app)
+        assert "重来" in text and "简单" in text  # whole on screen
+        await pilot.press("l")  # back to English while the answer is up
+        await pilot.pause()
+        assert [str(b.label).split(" · ")[0] for b in app.screen.query("RatingBar Button")] == \
+            ["1 Again", "2 Hard", "3 Good", "4 Easy"]
+
+
+@pytest.mark.parametrize("size", SIZES)
 async def test_help_has_sections_for_mock_stats_and_the_f3_key(size):
     text = help_markdown()
     for heading in ("## Mock interview", "## Statistics", "## Drill workspace", "## Paste and check"):

@@ -236,14 +236,21 @@ class ReviewScreen(Screen):
         if self.card is None or self.revealed:
             return
         self.revealed = True
-        now = self.scheduler.now()
-        bar = self.query_one(RatingBar)
-        if self.preview_ids is not None:  # no interval: the rating changes nothing
-            bar.show_preview({r: now for r in RATING_NAMES}, now, note="preview")
-        else:
-            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
+        self._label_ratings()
         self._show(back=True)
         self.query_one("#review-card").scroll_home(animate=False)
+
+    def _label_ratings(self) -> None:
+        """The rating buttons' names (in the review's language) and intervals for the card shown."""
+        now = self.scheduler.now()
+        bar = self.query_one(RatingBar)
+        lang = self.app.session.language
+        if self.preview_ids is not None:  # no interval: the rating changes nothing
+            bar.show_preview({r: now for r in RATING_NAMES}, now, note="预览" if lang == "zh" else "preview",
+                             lang=lang)
+        else:
+            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz,
+                             lang=lang)
 
     def action_rate(self, rating: int) -> None:
         if self.card is None or not self.revealed:
@@ -305,3 +312,5 @@ class ReviewScreen(Screen):
         self.query_one("#review-front", MarkdownText).update_markdown(front)
         self.query_one("#review-back", MarkdownText).update_markdown(back)
         self._meta()
+        if self.revealed:
+            self._label_ratings()
