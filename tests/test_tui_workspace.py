@@ -127,3 +127,49 @@ async def test_widening_the_editor_shows_every_line_from_its_start(size):
             await pilot.pause()
         assert 4 + len(medium) + 3 <= editor.scrollable_content_region.width - editor.gutter_width
         assert editor.scroll_x == 0  # every line from its start
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_backspace_in_an_indent_removes_one_level(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        editor = screen.editor
+        editor.load_text("")
+        editor.focus()
+        await pilot.press(*"def f(x):", "enter", *"if x:", "enter")
+        assert editor.document[2] == "        "
+        await pilot.press("backspace")  # one level, not one space
+        assert editor.document[2] == "    "
+        await pilot.press(*"return 1")
+        assert editor.text == "def f(x):\n    if x:\n    return 1"
+        editor.load_text("      y = 1")  # an indent off the grid goes back to the previous stop
+        editor.move_cursor((0, 6))
+        await pilot.press("backspace")
+        assert editor.document[0] == "    y = 1"
+        editor.move_cursor((0, 9))  # after text, Backspace is one character as ever
+        await pilot.press("backspace")
+        assert editor.document[0] == "    y = "
+        editor.move_cursor((0, 4))
+        await pilot.press("shift+left", "backspace")  # a selection is deleted as selected
+        assert editor.document[0] == "   y = "
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_ctrl_g_always_asks_before_the_model_answer(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.checks_run == 1
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("ctrl+g", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, CodeScreen)

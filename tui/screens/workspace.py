@@ -321,6 +321,8 @@ class WorkspaceScreen(CheckRunner, Screen):
             yes="Reset"), done)
 
     def action_solution(self) -> None:
+        """The model answer, always after a question (a stray ctrl+g must not spoil the practice)."""
+
         def show(yes: bool | None = True) -> None:
             if yes:
                 self.app.push_screen(CodeScreen(
@@ -329,12 +331,9 @@ class WorkspaceScreen(CheckRunner, Screen):
 
         store = self.app.session.store
         tried = self.checks_run or (store is not None and store.attempts(self.drill.id))
-        if tried:
-            show()
-        else:
-            self.app.push_screen(ConfirmScreen(
-                "You have not run the checks on this drill yet.\nShow the model answer anyway?",
-                yes="Show it"), show)
+        question = ("Show the model answer?\nSeeing it spoils this attempt's recall practice." if tried else
+                    "You have not run the checks on this drill yet.\nShow the model answer anyway?")
+        self.app.push_screen(ConfirmScreen(question, yes="Show it"), show)
 
     def action_editor(self) -> None:
         """Open the answer in $VISUAL / $EDITOR; the app comes back whatever the editor does. An
