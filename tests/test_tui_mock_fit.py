@@ -285,3 +285,22 @@ async def test_the_scorecard_draws_the_cards_markdown(size):
         assert "**10**" not in text and "```" not in text
         assert "**typed as is**" in text
         assert "def ppo_value_loss" in text  # the answer's code block, drawn as code
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_start_panel_says_the_clock_starts_on_enter(size):
+    """The bar says "not started", and the panel agrees: the clock starts when you press enter."""
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        for _ in range(500):
+            if app.session is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("m")
+        await pilot.pause()
+        screen = app.screen
+        assert "not started" in str(screen.query_one("#mock-clock").render())
+        text = " ".join(screen.query_one("#setup-text").source.split())
+        assert "The clock has not started: it starts when you press **enter**" in text
+        assert "runs while this screen is open" not in text
