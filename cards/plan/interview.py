@@ -298,9 +298,11 @@ def estimate_minutes(new_cards: int = 0, reviews: int = 0, drill_minutes: float 
         (MOCK_MINUTES if mock else 0)
 
 
-def format_minutes(minutes: float) -> str:
-    """"45 min", "2 h 10 min"."""
+def format_minutes(minutes: float, short: bool = False) -> str:
+    """"45 min", "2 h 10 min"; `short`: "45m", "2h10"."""
     m = int(round(minutes))
+    if short:
+        return f"{m}m" if m < 60 else f"{m // 60}h{m % 60:02d}"
     return f"{m} min" if m < 60 else f"{m // 60} h" + (f" {m % 60} min" if m % 60 else "")
 
 
