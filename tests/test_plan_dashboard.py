@@ -71,7 +71,7 @@ async def test_dashboard_shows_days_left_today_and_readiness(tmp_path, size):
         await settle(pilot, app)
         panel = app.screen.query_one(PlanPanel)
         text = plain(panel)
-        assert "21 days left" in text and "today 0/" in text
+        assert "Interview in 21 days · today 0/" in text
         assert "new cards 0/" in text and "reviews due" in text
         assert "Readiness on the day" in text
         plan = panel.plan
@@ -104,7 +104,7 @@ async def test_setting_the_date_in_the_settings_dialog(tmp_path):
         assert not isinstance(app.screen, PlanSettingsScreen)
         assert interview_date(app.session.store).isoformat() == "2026-03-16"
         assert app.session.store.get_setting(COACHED_SETTING) is True
-        assert "14 days left" in plain(app.screen.query_one(PlanPanel))
+        assert "Interview in 14 days" in plain(app.screen.query_one(PlanPanel))
 
 
 async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
@@ -228,7 +228,7 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         await pilot.press("escape")
         await settle(pilot, app)
         text = plain(app.screen.query_one(PlanPanel))
-        assert "1 day left" in text and "mock interview" in text and "top-up" in text
+        assert "Interview in 1 day" in text and "mock interview" in text and "top-up" in text
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
@@ -242,7 +242,7 @@ async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path
         await settle(pilot, app)
         panel = app.screen.query_one(PlanPanel)
         text = plain(panel)
-        assert "plain spaced review" in text and "Readiness now" in text and "days left" not in text
+        assert "plain spaced review" in text and "Readiness now" in text and "Interview in" not in text
         assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
         assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
         assert _fully_visible(app, panel)
@@ -297,7 +297,7 @@ async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
             panel = dashboard.query_one(PlanPanel)
             text = plain(panel)
             left = 10 - day
-            assert f"{left} day{'s' if left != 1 else ''} left" in text and "today 0/" in text, text
+            assert f"Interview in {left} day{'s' if left != 1 else ''} · today 0/" in text, text
             overall.append(panel.plan.overall)
             if day == 0:
                 assert any("drills not tried yet" in w for w in panel.plan.cannot_promise)

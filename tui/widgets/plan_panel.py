@@ -29,7 +29,7 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
                                    overflow="ellipsis"))
     done, target = plan.progress
     if plan.mode == "countdown":  # short enough for 80 columns with today's progress and time after it
-        head = f"{plan.days_left} day{'s' if plan.days_left != 1 else ''} left to the interview"
+        head = f"Interview in {plan.days_left} day{'s' if plan.days_left != 1 else ''}"
     elif plan.mode == "interview-day":
         head = "Interview today: nothing new, a light review"
     else:
@@ -37,7 +37,7 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
     from cards.plan.interview import format_minutes
 
     planned, left = plan.minutes_today
-    time_left = f" · ~{format_minutes(left, short=True)} left" if planned else ""
+    time_left = f" · {format_minutes(left, short=True)} to go" if planned else ""
     lines = [Text.assemble((head, "bold"), f" · today {done}/{target}{time_left}", no_wrap=True,
                            overflow="ellipsis")]
     lines.append(_tasks_line(plan.tasks))
