@@ -446,3 +446,41 @@ def test_help_lists_every_key_of_every_screen_from_its_bindings():
     assert "| `ctrl+r` | coding item: run the checks · question: reveal the card's answer |" in mock
     history = section("MockHistoryScreen", classes["MockHistoryScreen"])
     assert "| `r` | " in history and "| `enter` | " in history
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_stats_table_fits_the_screen(size):
+    """Long drill ids and mistake titles give way (cut with …); every column of every table shows."""
+    from datetime import timedelta
+
+    from textual.widgets import DataTable
+
+    from tui.screens.stats import StatsScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        store, now = app.session.store, app.session.now()
+        for drill, mistake in (("policy_loss_full", "logprob-gather-wrong-dim"), ("explained_variance", None),
+                               ("fix-agg-seq-mean-token-sum", "gae-forward-scan")):
+            store.record_attempt(drill, framework="torch", started_at=now - timedelta(minutes=30),
+                                 finished_at=now, elapsed_s=900.0, passed=mistake is None,
+                                 mistakes=[mistake] if mistake else [])
+        store.record_mock(seed=123456, started_at=now - timedelta(minutes=50), finished_at=now, payload={})
+        await pilot.press("s")
+        await ready(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        for tab, table_id in (("tab-drills", "drill-table"), ("tab-mocks", "mock-table"),
+                              ("tab-readiness", "readiness-table"), ("tab-pitfalls", "pitfall-table")):
+            screen.query_one("#stats-tabs").active = tab
+            await pilot.pause()
+            await pilot.pause()
+            table = screen.query_one(f"#{table_id}", DataTable)
+            widths = [c.get_render_width(table) for c in table.columns.values()]
+            assert widths and sum(widths) + 2 <= size[0], (tab, widths)
+            labels = [str(c.label) for c in table.columns.values()]
+            header = next(line for line in screen_text(app).splitlines()
+                          if f" {labels[0]} " in line and f" {labels[1]} " in line)
+            last = labels[-1]
+            assert header.rstrip().endswith(last), (tab, header)  # the last column is whole
