@@ -273,7 +273,12 @@ async def test_the_scorecard_draws_the_cards_markdown(size):
         for _ in range(3):
             await pilot.pause()
         card = screen.query_one(MockScorecard)
-        card.show("Mock interview scorecard", _revealed_questions(["numbers-epochs", "value-clipped-loss"]))
+        from cards.plan.mock_review import ItemReview
+
+        drill = ItemReview(2, "drill", "gae", "GAE", "failed", 60.0, 300, code="x = 1\n",
+                           hints=("Sweep `for t in reversed(range(T))`: **backwards**.",))
+        card.show("Mock interview scorecard",
+                  _revealed_questions(["numbers-epochs", "value-clipped-loss"]) + [drill])
         await pilot.pause()
         from rich.console import Console
         import os
@@ -285,6 +290,7 @@ async def test_the_scorecard_draws_the_cards_markdown(size):
         assert "**10**" not in text and "```" not in text
         assert "**typed as is**" in text
         assert "def ppo_value_loss" in text  # the answer's code block, drawn as code
+        assert "for t in reversed(range(T))" in text and "`" not in text  # hints drawn too
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -163,7 +163,8 @@ def format_review(items: Sequence[ItemReview], shown: Callable[[str], str] = str
         elif not it.code:
             lines.append("   No code was submitted.")
         if it.hints and it.outcome != "passed":
-            lines += ["   Hints:", *(f"     - {' '.join(h.split())}" for h in it.hints)]
+            hints = "\n".join(f"- {' '.join(h.split())}" for h in it.hints)
+            lines += ["   Hints:", *(f"     {line}" for line in shown(hints).splitlines())]
     return "\n".join(lines).strip("\n")
 
 

@@ -103,7 +103,7 @@ def review_renderable(items: Sequence[Any]) -> Group:
                 parts.append(Text("No code was submitted.", style="dim"))
             if it.hints and it.outcome != "passed":
                 parts.append(Text("Hints:", style="bold"))
-                parts.extend(Text("  - " + " ".join(h.split())) for h in it.hints)
+                parts.append(_markdown("\n".join("- " + " ".join(h.split()) for h in it.hints)))
         parts.append(Text(""))
     return Group(*parts)
 
