@@ -1,5 +1,7 @@
-"""`HelpScreen`: the keys, and what each screen is for, as Markdown kept beside the screen. The
-section of the screen help was opened from comes first, then the introduction and the others."""
+"""`HelpScreen`: what each screen is for and its keys. The prose is kept here; each key table is made
+from the screen's own `BINDINGS` (each binding says what it does in its tooltip) and `HELP_KEYS` (keys
+its widgets handle), so the help lists every key a screen has and cannot drift from them. The section of
+the screen help was opened from comes first, then the introduction and the others."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
