@@ -146,10 +146,16 @@ class PpoDrillApp(App):
 
     def action_command_palette(self) -> None:
         """One palette at a time: Textual only looks at the top screen, so with a palette lower in
-        the stack a second one would be pushed with the same id (DuplicateIds, and the app ends)."""
+        the stack, or one closed a moment ago and not yet removed, a second one would be pushed with the
+        same id (DuplicateIds, and the app ends)."""
         from textual.command import CommandPalette
 
         if any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            return
+        if any(isinstance(node, CommandPalette) for node in self._nodes):
+            # one just closed (f1 closes it before help opens) is still being removed: a new one with
+            # its id would end the app with DuplicateIds, so open it once the old one is gone
+            self.set_timer(0.02, self.action_command_palette)
             return
         if self.use_command_palette:
             self.push_screen(textual_guards.CommandPalette(id="--command-palette"))
