@@ -65,7 +65,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn StoreError and bad-input errors into a message on stderr and exit status 1."""
+    """Turn errors into a message on stderr: a usage problem (an unknown deck, a file that cannot be
+    read or is not an export, an output path that is a folder) exits 2, as every command's does; a
+    progress store that cannot be used, or a failed write, exits 1."""
 
     def run(args: argparse.Namespace) -> int:
         import sqlite3
@@ -82,7 +84,7 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             return 1
         except _UsageError as exc:
             print(f"ppo-drill {args.command}: {exc}", file=sys.stderr)
-            return 1
+            return 2
         except OSError as exc:  # e.g. an output folder that cannot be written
             where = f"{exc.filename}: " if exc.filename else ""
             print(f"ppo-drill {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
@@ -93,7 +95,7 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 class _UsageError(Exception):
-    """A message for the user (bad file, unknown deck); exit 1."""
+    """A usage problem (bad file, unknown deck, an output path that cannot be used); exit 2."""
 
 
 def _load_decks(args: argparse.Namespace) -> Any:

@@ -16,6 +16,9 @@ from typing import Callable
 #: Called with (report, args, source) after every `check` / `watch` verdict; `tui.cli` uses it to
 #: record attempts in the progress store, which the checker itself knows nothing about.
 REPORT_HOOKS: list[Callable] = []
+#: Called with the drill ids; returns {id: {"status": ..., "best_s": ...}} for those with progress.
+#: `tui.cli` registers one that reads the progress store, so `ppo-drill drills` can show where you stand.
+STATUS_SOURCES: list[Callable[[list[str]], dict]] = []
 
 
 class UsageError(Exception):
@@ -39,9 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="practising ahead: the verdict is logged as a preview and changes no schedule")
     p.set_defaults(handler=cmd_check)
 
-    p = sub.add_parser("drills", help="list the drills",
-                       description="List every drill: id, fix-the-bug mark, target minutes, frameworks, topic "
-                                   "and title. An id can be written with - or _ (policy-loss = policy_loss).")
+    p = sub.add_parser("drills", help="list the drills, with where you stand on each",
+                       description="List every drill in track order: id, fix-the-bug or test mark, target "
+                                   "minutes, your status (never tried, failed, passed with your best time), "
+                                   "frameworks, topic and title. An id can be written with - or _ "
+                                   "(policy-loss = policy_loss). `ppo-drill next` starts the first one not "
+                                   "passed yet.")
     p.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     p.set_defaults(handler=cmd_drills)
 
@@ -93,9 +99,19 @@ def _get_drill(drill_id: str):
     try:
         return get_drill(drill_id)
     except KeyError:
-        from drills import load_drills
+        raise UsageError(f"unknown drill {drill_id!r}{did_you_mean(drill_id)} (`ppo-drill drills` lists "
+                         "every drill)") from None
 
-        raise UsageError(f"unknown drill {drill_id!r}; known: {', '.join(d.id for d in load_drills())}") from None
+
+def did_you_mean(drill_id: str) -> str:
+    """"; did you mean gae?" for a drill id close to a known one (either spelling), else ""."""
+    import difflib
+
+    from drills import load_drills
+
+    ids = {d.id.replace("-", "_").lower(): d.id for d in load_drills()}
+    close = difflib.get_close_matches(drill_id.replace("-", "_").lower(), list(ids), n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(ids[c] for c in close)}?" if close else ""
 
 
 def _drill_and_framework(args: argparse.Namespace):
@@ -214,22 +230,43 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0 if report.passed else 1
 
 
+def _status_text(entry: dict | None) -> str:
+    if not entry:
+        return "never tried"
+    best = entry.get("best_s")
+    if entry["status"] == "passed" and best is not None:
+        return f"passed {int(best) // 60}:{int(best) % 60:02d}"
+    return entry["status"]
+
+
 def cmd_drills(args: argparse.Namespace) -> int:
     from drills import load_drills
 
     drills = load_drills()
+    statuses: dict = {}
+    for source in STATUS_SOURCES:
+        statuses.update(source([d.id for d in drills]))
     rows = [{"id": d.id, "title": d.title, "kind": d.kind, "frameworks": list(d.frameworks),
-             "target_minutes": d.target_minutes, "topic": d.topic, "difficulty": d.difficulty} for d in drills]
+             "target_minutes": d.target_minutes, "topic": d.topic, "difficulty": d.difficulty,
+             "status": (statuses.get(d.id) or {}).get("status", "never tried"),
+             "best_s": (statuses.get(d.id) or {}).get("best_s")} for d in drills]
     if args.json:
         print(json.dumps(rows))
         return 0
     width = max(len(r["id"]) for r in rows)
     topic_width = max(len(r["topic"]) for r in rows)
+    status_width = max(len(_status_text(statuses.get(r["id"]))) for r in rows)
     for r in rows:
         mark = {"pitfall": "fix  ", "test": "test "}.get(r["kind"], "     ")
-        print(f"{r['id']:<{width}}  {mark}{r['target_minutes']:>2} min  {'/'.join(r['frameworks']):<11} "
-              f"{r['topic']:<{topic_width}} {r['title']}")
+        status = _status_text(statuses.get(r["id"]))
+        print(f"{r['id']:<{width}}  {mark}{r['target_minutes']:>2} min  {status:<{status_width}}  "
+              f"{'/'.join(r['frameworks']):<11} {r['topic']:<{topic_width}} {r['title']}")
     return 0
+
+
+def default_path(drill, framework: str) -> Path:
+    """Where `start` writes a drill's starter without a PATH: ./<drill>_<framework>.py."""
+    return Path(f"{drill.id.replace('-', '_')}_{framework}.py")
 
 
 def cmd_start(args: argparse.Namespace) -> int:
@@ -237,7 +274,7 @@ def cmd_start(args: argparse.Namespace) -> int:
         drill, framework = _drill_and_framework(args)
     except UsageError as exc:
         return _fail(str(exc))
-    path = Path(args.path or f"{drill.id.replace('-', '_')}_{framework}.py")
+    path = Path(args.path) if args.path else default_path(drill, framework)
     if path.is_dir():
         return _fail(f"{path} is a folder; give a file name (e.g. {path / (drill.id.replace('-', '_') + '.py')})")
     if path.exists() and not args.force:

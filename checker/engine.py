@@ -631,12 +631,22 @@ def _signature_problem(spec: DrillSpec, signature) -> str | None:
     star_args = any(p["kind"] == "VAR_POSITIONAL" for p in signature)
     if len(positional_ok) < len(spec.positional) and not star_args:
         return f"{spec.function} must take ({shown}); yours takes ({theirs})"
+    # The checker calls the function with the settings by name and follows the inputs by their names
+    # (a gradient is asked for by the prompt's name): say so plainly, since `(r, v, d)` reads to a person
+    # as the same function.
+    names_note = (f". The checker passes {', '.join(spec.hyper_defaults) or 'the settings'} by name and "
+                  f"follows the inputs by the prompt's names, so name every parameter as the prompt does")
     for k in spec.hyper_defaults:
         if k not in kinds and not accepts_kwargs:
-            return f"{spec.function} must take ({shown}); yours has no parameter {k!r} (it takes ({theirs}))"
+            return (f"{spec.function} must take ({shown}); yours has no parameter {k!r} (it takes "
+                    f"({theirs})){names_note}")
     extra = [p["name"] for p in signature if p["name"] not in want and not p["has_default"]
              and p["kind"] not in ("VAR_POSITIONAL", "VAR_KEYWORD")]
     if extra and len(positional_ok) > len(spec.positional):
+        renamed = [n for n in spec.positional if n not in kinds]
+        if renamed:
+            return (f"{spec.function} must take ({shown}); yours takes ({theirs}), with no parameter "
+                    f"{' or '.join(repr(n) for n in renamed)}{names_note}")
         return f"{spec.function} must take ({shown}); yours also requires {', '.join(extra)}"
     return None
 

@@ -115,6 +115,21 @@ def jsonable(value: Any) -> Any:
     return value
 
 
+def tests_summary(tests: dict) -> str:
+    """A graded test file in one line: its tests, the known bugs they caught, and its false alarms
+    counted in tests (how many of its tests fail on a right answer)."""
+    n, alarms = len(tests["tests"]), tests["false_alarms"]
+    right_failed = tests.get("right_failed")
+    on = f" on {right_failed} right answer{'s' if right_failed != 1 else ''}" if right_failed else " on right answers"
+    if not alarms:
+        alarm_text = "no false alarm on the right answers"
+    elif alarms == 1:
+        alarm_text = f"1 false alarm (a test that fails{on})"
+    else:
+        alarm_text = f"{alarms} false alarms ({alarms} tests that fail{on})"
+    return f"Your {n} test{'s' if n != 1 else ''} caught {tests['caught']} of {tests['known']} known bugs; {alarm_text}"
+
+
 def fmt(value: Any) -> str:
     """A compact rendering of a value for a table cell: [1.0, 0.5], 0.8725, integers (token ids) as
     integers, T/F for booleans; accepts numpy values and their JSON form (nested lists, "nan"/"inf"
@@ -163,10 +178,7 @@ def render(report: Report, color: bool = False) -> str:
     if report.tests:
         t = report.tests
         lines.append("")
-        alarms = t["false_alarms"]
-        lines.append(paint(f"Your {len(t['tests'])} test{'s' if len(t['tests']) != 1 else ''} caught "
-                           f"{t['caught']} of {t['known']} known bugs; {alarms} false alarm"
-                           f"{'s' if alarms != 1 else ''} on right answers.", "1"))
+        lines.append(paint(tests_summary(t) + ".", "1"))
     if report.checks:
         lines.append("")
         for c in report.checks:

@@ -105,7 +105,7 @@ def test_review_language_limit_and_deck(monkeypatch, capsys, decks, _private_dat
                                                  "--lang", "en"], "\n4\n")
     assert "B1 front" in out and "No more cards due." in out and "A1" not in out
     code, _, err = run_cli(monkeypatch, capsys, ["review", "--decks", str(decks), "--deck", "nope"])
-    assert code == 1 and "no deck 'nope'; decks: alpha, beta" in err
+    assert code == 2 and "no deck 'nope'; decks: alpha, beta" in err
 
 
 def test_review_as_a_real_process_with_piped_stdin(decks, _private_data_dir):
@@ -194,13 +194,13 @@ def test_export_and_import_progress(monkeypatch, capsys, decks, tmp_path, _priva
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "ppo-drill-progress",\n "version": 1,\n oops}', encoding="utf-8")
     code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(bad)])
-    assert code == 1 and f"{bad}:3: not valid JSON" in err
+    assert code == 2 and f"{bad}:3: not valid JSON" in err
     code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(tmp_path / "missing.json")])
-    assert code == 1 and "cannot read" in err
+    assert code == 2 and "cannot read" in err
     wrong = tmp_path / "wrong.json"
     wrong.write_text('{"format": "something-else"}', encoding="utf-8")
     code, _, err = run_cli(monkeypatch, capsys, ["import-progress", str(wrong)])
-    assert code == 1 and "not a ppo-drill progress export" in err
+    assert code == 2 and "not a ppo-drill progress export" in err
 
 
 def read_apkg(path: Path, tmp_path: Path) -> list[tuple]:
@@ -284,7 +284,7 @@ def test_unwritable_output_is_a_message_not_a_traceback(monkeypatch, capsys, dec
     code, _, err = run_cli(monkeypatch, capsys, ["export-progress", str(blocker / "out.json")])
     assert code == 1 and "ppo-drill export-progress:" in err and "Traceback" not in err
     code, _, err = run_cli(monkeypatch, capsys, ["export-anki", str(blocker / "x.apkg"), "--decks", str(decks)])
-    assert code == 1 and "ppo-drill export-anki:" in err
+    assert code == 2 and "ppo-drill export-anki:" in err
 
 
 def test_review_draws_card_markdown_on_a_terminal_and_keeps_pipes_plain():
@@ -302,3 +302,26 @@ def test_review_draws_card_markdown_on_a_terminal_and_keeps_pipes_plain():
     drawn = re.sub(r"\x1b\[[0-9;]*m", "", _card_text_for(Terminal())(text))
     assert "**" not in drawn and "`" not in drawn
     assert "no bootstrap" in drawn and "values[t + 1]" in drawn
+
+
+def test_mock_show_on_a_terminal_draws_the_cards_markdown():
+    """`ppo-drill mock --show` prints a question's card as `review` does: drawn on a terminal, as
+    written into a pipe."""
+    import io
+    import re
+
+    from cards.cli import _card_text_for
+    from cards.decks.loader import load_decks
+    from cards.plan.mock_review import ItemReview, format_review, unwrap
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    front, back = load_decks().by_id["numbers-epochs"].text("en")
+    items = [ItemReview(0, "question", "numbers-epochs", front.splitlines()[0], "missed", 30.0, 60,
+                        question=unwrap(front), typed="", card_answer=unwrap(back))]
+    piped = format_review(items)
+    assert "**10**" in piped  # a pipe or a file: as written
+    drawn = re.sub(r"\x1b\[[0-9;]*m", "", format_review(items, shown=_card_text_for(Terminal())))
+    assert "**" not in drawn and "10 epochs on MuJoCo" in re.sub(r"\s+", " ", drawn)

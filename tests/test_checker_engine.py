@@ -31,6 +31,19 @@ def test_wrong_signature_says_what_is_expected():
     assert "must take (rewards, values, dones, gamma=0.99, lam=0.95)" in report.error["message"]
 
 
+@pytest.mark.parametrize("signature", ["r, v, d", "r, v, d, gamma=0.99, lam=0.95"])
+def test_parameters_named_unlike_the_prompt_are_told_to_use_the_prompts_names(signature):
+    """`compute_gae(r, v, d)`: the message says plainly that the parameters must be named as in the
+    prompt (the settings are passed by name, the inputs followed by name), not "yours also requires r"."""
+    src = f"import numpy as np\n\ndef compute_gae({signature}):\n    return r, r\n"
+    report = check(src, "gae", "numpy")
+    assert report.error["kind"] == "signature"
+    message = report.error["message"]
+    assert message.startswith("compute_gae must take (rewards, values, dones, gamma=0.99, lam=0.95); yours")
+    assert "(r, v, d" in message and "also requires" not in message
+    assert message.endswith("so name every parameter as the prompt does")
+
+
 def test_exception_points_at_the_candidates_line_and_the_input():
     src = GAE_HEAD + "    x = 1\n    return values[len(values) + 5], 0\n"
     report = check(src, "gae", "numpy")

@@ -158,3 +158,41 @@ def test_a_test_that_fails_on_right_answers_catches_nothing():
     t = report.tests
     assert not report.passed and t["false_alarms"] >= 1 and t["caught"] == t["known"]
     assert all("test_always_fails" not in b["by"] for b in t["bugs"])
+
+
+def test_a_wrong_expected_value_is_named_as_such_and_false_alarms_count_tests():
+    """A test whose expected value is wrong fails every right answer: the reason says the expected value
+    disagrees with every right answer (not only "use a tolerance"), and the count of false alarms is the
+    number of tests that raise them (one here), not the number of right answers they fail."""
+    source = (
+        "import numpy as np\nfrom solution import compute_gae\n\n\n"
+        "def test_one_step():\n"
+        "    adv, ret = compute_gae(np.array([1.0]), np.array([0.5, 0.0]), np.array([1.0]), gamma=0.99, lam=0.95)\n"
+        "    assert float(adv[0]) == 0.7  # the right value is 1.0 - 0.5 = 0.5\n\n\n"
+        "def test_one_step_approx():\n"
+        "    import pytest\n"
+        "    adv, ret = compute_gae(np.array([1.0]), np.array([0.5, 0.0]), np.array([1.0]), gamma=0.99, lam=0.95)\n"
+        "    assert float(adv[0]) == pytest.approx(0.7)\n\n\n"
+        "def test_returns_add_values():\n"
+        "    r = np.array([1.0, 2.0]); v = np.array([0.5, 0.25, 0.0]); d = np.zeros(2)\n"
+        "    adv, ret = compute_gae(r, v, d, gamma=0.9, lam=0.8)\n"
+        "    assert np.allclose(ret, adv + v[:2])\n")
+    report = check(source, drill="test-gae", framework="numpy")
+    t = report.tests
+    rights = len(t["right"])
+    assert rights >= 3 and t["right_failed"] == rights
+    assert t["false_alarms"] == 2  # two tests raise them, on every right answer
+    assert "2 false alarms (2 tests that fail on" in report.render()
+    failures = [f for r in t["right"] for f in r["failures"]]
+    assert {f["test"] for f in failures} == {"test_one_step", "test_one_step_approx"}
+    for f in failures:
+        assert "expected value disagrees with every right answer" in f["reason"], f
+    exact = next(f for f in failures if f["test"] == "test_one_step")
+    approx = next(f for f in failures if f["test"] == "test_one_step_approx")
+    assert "compares floats exactly" in exact["reason"] and "exactly" not in approx["reason"]
+
+
+def test_exact_equality_that_only_some_right_answers_fail_is_still_about_tolerance():
+    assert "exactly" in false_alarm_reason("", "    assert adv[0] == 5.35288", False, fails_every_right=False)
+    reason = false_alarm_reason("", "    assert adv[0] == 5.35288", True, fails_every_right=True)
+    assert reason.startswith("its expected value disagrees with every right answer")

@@ -110,7 +110,7 @@ def test_check_dash_on_a_terminal_says_to_paste_then_ctrl_d(tmp_path):
 @pytest.mark.parametrize("target", ["missing/dir/x.apkg", ".", "out/"])
 def test_export_anki_refuses_a_folder_or_a_missing_folder(tmp_path, target):
     result = ppo("--data-dir", tmp_path / "home", "export-anki", target, cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2  # a usage problem, as in every other command
     assert result.stderr.startswith(f"ppo-drill export-anki: {target}") or \
         result.stderr.startswith(f"ppo-drill export-anki: cannot write {target}")
     assert not (tmp_path / "missing").exists() and not (tmp_path / "out").exists()
@@ -119,7 +119,7 @@ def test_export_anki_refuses_a_folder_or_a_missing_folder(tmp_path, target):
 
 def test_export_anki_to_an_unwritable_place_names_the_path_given(tmp_path):
     result = ppo("--data-dir", tmp_path / "home", "export-anki", "/proc/x.apkg")
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert result.stderr.startswith("ppo-drill export-anki: cannot write /proc/x.apkg:")
     assert ".tmp" not in result.stderr
 
@@ -128,7 +128,7 @@ def test_import_progress_of_a_binary_file_is_a_message(tmp_path):
     blob = tmp_path / "blob.bin"
     blob.write_bytes(bytes(range(256)) * 4)
     result = ppo("--data-dir", tmp_path / "home", "import-progress", blob)
-    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"ppo-drill import-progress: {blob} is not a progress export")
     assert "nothing was imported" in result.stderr
 
@@ -178,7 +178,7 @@ def test_import_progress_of_json_that_is_not_progress_imports_nothing(tmp_path):
     other = tmp_path / "package.json"
     other.write_text(json.dumps({"name": "x", "reviews": [{"rating": 3}]}))
     result = ppo("--data-dir", tmp_path / "home", "import-progress", other)
-    assert result.returncode == 1 and "not a ppo-drill progress export" in result.stderr
+    assert result.returncode == 2 and "not a ppo-drill progress export" in result.stderr
     with open_store(tmp_path / "home") as store:
         assert store.reviews() == [] and store.attempts() == []
 
@@ -213,3 +213,71 @@ def test_a_huge_answer_is_checked_whole_and_stored_capped(tmp_path):
     with open_store(home) as store:
         [attempt] = store.attempts()
         assert len(attempt.code) < 100_200 and "kept the first 100,000" in attempt.code
+
+
+def test_data_dir_goes_before_or_after_the_command_and_every_command_lists_it(tmp_path):
+    home = tmp_path / "home"
+    answer = tmp_path / "gae_numpy.py"
+    answer.write_text(get_drill("gae").solution("numpy"))
+    result = ppo("check", "--data-dir", home, answer)  # not taken for the file
+    assert result.returncode == 0, result.stderr
+    with open_store(home) as store:  # recorded in that folder
+        assert [a.drill_id for a in store.attempts()] == ["gae"]
+    after = ppo("stats", "--json", "--data-dir", home)
+    before = ppo("--data-dir", home, "stats", "--json")
+    assert after.returncode == before.returncode == 0, after.stderr
+    assert json.loads(after.stdout)["pitfalls"] == json.loads(before.stdout)["pitfalls"]
+    assert json.loads(after.stdout)["drills_due"] == json.loads(before.stdout)["drills_due"]
+    other = tmp_path / "other"
+    assert ppo("cards", "--data-dir", other).returncode == 0 and (other / "progress.sqlite3").exists()
+    from tui.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name, command in sub.choices.items():
+        assert "--data-dir" in command.format_help(), f"`ppo-drill {name} --help` does not list --data-dir"
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_an_empty_data_dir_is_a_usage_error_not_the_current_folder(tmp_path, where):
+    args = ["--data-dir", "", "stats"] if where == "before" else ["stats", "--data-dir", ""]
+    result = ppo(*args, cwd=tmp_path)
+    assert result.returncode == 2 and "--data-dir needs a folder" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written where the command ran
+
+
+def test_an_unknown_drill_suggests_the_close_one(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    result = ppo("start", "gea", cwd=work)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "ppo-drill: unknown drill 'gea'; did you mean gae? (`ppo-drill drills` lists every drill)"
+    assert list(work.iterdir()) == []
+    far = ppo("hint", "zzzz")
+    assert far.returncode == 2 and "did you mean" not in far.stderr and "policy_loss" not in far.stderr
+
+
+def test_drills_shows_where_you_stand_and_next_goes_through_the_track_in_order(tmp_path):
+    home = tmp_path / "home"
+    work = tmp_path / "work"
+    work.mkdir()
+    listed = ppo("--data-dir", home, "drills", "--json")
+    assert {r["status"] for r in json.loads(listed.stdout)} == {"never tried"}
+    first = ppo("next", "--data-dir", home, cwd=work)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("Next in the track: gae — ") and (work / "gae_numpy.py").exists()
+    again = ppo("next", "--data-dir", home, cwd=work)  # never over your file: says how to check it
+    assert again.returncode == 0 and "gae_numpy.py is already there" in again.stdout
+    (work / "gae_numpy.py").write_text(get_drill("gae").solution("numpy"))
+    assert ppo("check", "--data-dir", home, "gae_numpy.py", cwd=work).returncode == 0
+    failing = work / "policy_loss_numpy.py"
+    nxt = ppo("next", "--data-dir", home, cwd=work)
+    assert nxt.stdout.startswith("Next in the track: policy_loss — ") and "1 of " in nxt.stdout
+    assert failing.exists()
+    assert ppo("check", "--data-dir", home, failing, cwd=work).returncode == 1  # the starter fails
+    table = ppo("drills", "--data-dir", home).stdout.splitlines()
+    row = {line.split()[0]: line for line in table}
+    assert " passed " in row["gae"] and " failed " in row["policy_loss"] and " never tried " in row["value_loss"]
+    data = {r["id"]: r for r in json.loads(ppo("drills", "--json", "--data-dir", home).stdout)}
+    assert data["gae"]["status"] == "passed" and data["policy_loss"]["status"] == "failed"
+    stay = ppo("next", "--data-dir", home, cwd=work)  # failed, not passed: still the next one
+    assert stay.stdout.startswith("Next in the track: policy_loss — ") and "(failed;" in stay.stdout

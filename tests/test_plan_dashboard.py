@@ -71,7 +71,7 @@ async def test_dashboard_shows_days_left_today_and_readiness(tmp_path, size):
         await settle(pilot, app)
         panel = app.screen.query_one(PlanPanel)
         text = plain(panel)
-        assert "21 days left" in text and "today 0/" in text
+        assert "Interview in 21 days · today 0/" in text
         assert "new cards 0/" in text and "reviews due" in text
         assert "Readiness on the day" in text
         plan = panel.plan
@@ -104,7 +104,7 @@ async def test_setting_the_date_in_the_settings_dialog(tmp_path):
         assert not isinstance(app.screen, PlanSettingsScreen)
         assert interview_date(app.session.store).isoformat() == "2026-03-16"
         assert app.session.store.get_setting(COACHED_SETTING) is True
-        assert "14 days left" in plain(app.screen.query_one(PlanPanel))
+        assert "Interview in 14 days" in plain(app.screen.query_one(PlanPanel))
 
 
 async def test_practise_ahead_previews_without_changing_schedules(tmp_path):
@@ -228,7 +228,7 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         await pilot.press("escape")
         await settle(pilot, app)
         text = plain(app.screen.query_one(PlanPanel))
-        assert "1 day left" in text and "mock interview" in text and "top-up" in text
+        assert "Interview in 1 day" in text and "mock interview" in text and "top-up" in text
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
@@ -242,7 +242,7 @@ async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path
         await settle(pilot, app)
         panel = app.screen.query_one(PlanPanel)
         text = plain(panel)
-        assert "plain spaced review" in text and "Readiness now" in text and "days left" not in text
+        assert "plain spaced review" in text and "Readiness now" in text and "Interview in" not in text
         assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
         assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
         assert _fully_visible(app, panel)
@@ -297,10 +297,10 @@ async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
             panel = dashboard.query_one(PlanPanel)
             text = plain(panel)
             left = 10 - day
-            assert f"{left} day{'s' if left != 1 else ''} left" in text and "today 0/" in text, text
+            assert f"Interview in {left} day{'s' if left != 1 else ''} · today 0/" in text, text
             overall.append(panel.plan.overall)
             if day == 0:
-                assert any("drills never tried" in w for w in panel.plan.cannot_promise)
+                assert any("drills not tried yet" in w for w in panel.plan.cannot_promise)
                 assert not any("new cards" in w for w in panel.plan.cannot_promise)
             plan = session.study_plan(forecast=False)
             for task in plan.tasks:
@@ -354,3 +354,47 @@ async def test_dashboard_says_when_the_plan_cannot_promise_everything(tmp_path):
         text = plain(panel)
         assert "Too little time" in text and "new cards in 1 day" in text
         assert panel.plan.cuts and _fully_visible(app, panel)
+
+
+def _screen_lines(app) -> list[str]:
+    import re
+
+    svg = app.export_screenshot()
+    text = re.sub(r"<[^>]+>", "", svg).replace("&#160;", " ").replace("&gt;", ">").replace("&lt;", "<")
+    return text.splitlines()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(tmp_path, size):
+    """Too little time (10 days, many drills planned today, some failed): the dashboard's plan still
+    shows today's tasks on one line and at least three topics; the stats' Readiness tab shows every
+    column inside the screen, long topic titles cut with …."""
+    from drills import load_drills
+
+    data = tmp_path / "data"
+    with open_store(data) as store:
+        set_interview_date(store, FIXED_START.date() + timedelta(days=10))
+        for d in load_drills()[:8]:  # tried and failed before today: each is back on today's plan
+            store.record_attempt(d.id, framework="numpy", started_at=FIXED_START - timedelta(days=1), passed=False)
+    app = make_app(data)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        panel = app.screen.query_one(PlanPanel)
+        plan = panel.plan
+        assert plan.cannot_promise and len([t for t in plan.tasks if t.kind == "drill"]) >= 8
+        assert _fully_visible(app, panel)
+        shown = [t.title[:20] for t in plan.readiness if any(t.title[:20] in line for line in _screen_lines(app))]
+        assert len(shown) >= 3, shown
+        await pilot.press("s")
+        await settle(pilot, app)
+        app.screen.query_one("#stats-tabs").active = "tab-readiness"
+        await pilot.pause()
+        await pilot.pause()
+        table = app.screen.query_one("#readiness-table")
+        widths = [c.get_render_width(table) for c in table.columns.values()]
+        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "weakest"]
+        assert sum(widths) <= size[0], widths  # every column inside the screen
+        lines = _screen_lines(app)
+        header = next(line for line in lines if " ready " in line and " topic " in line)
+        assert header.rstrip().endswith("weakest"), header
+        assert any("…" in line for line in lines)  # a long title is cut, and marked

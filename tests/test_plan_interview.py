@@ -10,8 +10,9 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from cards.decks.loader import load_decks
-from cards.plan.interview import (TARGET_RECALL, interview_date, interview_moment, plan_cards, plan_new_per_day,
-                                  practise_ahead, queue_study_next, set_interview_date, study_plan, top_up)
+from cards.plan.interview import (TARGET_RECALL, format_minutes, format_study_plan, interview_date,
+                                  interview_moment, plan_cards, plan_new_per_day, practise_ahead, queue_study_next,
+                                  set_interview_date, study_plan, top_up)
 from cards.progress.store import open_store
 from cards.schedule.recall import card_recall, drill_recall
 from cards.schedule.scheduler import Scheduler
@@ -336,3 +337,90 @@ def test_study_next_cards_are_served_by_review_beyond_the_new_card_allowance(mon
         assert not plan_cards(s, deckset, drills, START + timedelta(minutes=2))
         plan = study_plan(s, deckset, drills, START + timedelta(minutes=2), forecast=False)
         assert all(t.complete for t in plan.tasks if t.kind == "card")
+
+
+# -- what the plan says about the drills tried today, failed drills, and how long a day takes ---------
+
+def test_drills_tried_today_are_neither_never_tried_nor_cut(store, content):
+    """Six drills first tried today (the end of the track) are no longer counted as never tried, and
+    what to cut never names them."""
+    from cards.plan.interview import MAX_DRILLS_PER_DAY
+
+    deckset, drills = content
+    set_interview_date(store, START.date() + 5 * DAY)
+    today = drills[-6:]
+    for i, d in enumerate(today):
+        record_check(store, drill_id=d.id, framework=d.frameworks[0], passed=True, mistakes=[],
+                     started_at=START + timedelta(minutes=i), finished_at=START + timedelta(minutes=i),
+                     elapsed_s=60, target_minutes=d.target_minutes, fuzz=False)
+    plan = study_plan(store, deckset, drills, START + timedelta(hours=1), forecast=False)
+    never = len(drills) - 6
+    room = MAX_DRILLS_PER_DAY * 2  # 3 days with new work, today's included: its four taken by today's six
+    warning = next(w for w in plan.cannot_promise if "drills" in w)
+    assert warning.startswith(f"{never} drills not tried yet (6 tried today)"), warning
+    assert warning.endswith(f"{never - room} will not be tried"), warning
+    cut = next(c for c in plan.cuts if c["kind"] == "drills")
+    assert cut["count"] == never - room and not set(cut["what"]) & {d.id for d in today}
+    assert cut["what"][-1] == drills[-7].id  # the last one not tried yet
+
+
+def test_a_failed_drill_does_not_tick_its_plan_item(store, content):
+    deckset, drills = content
+    set_interview_date(store, START.date() + 20 * DAY)
+    plan = study_plan(store, deckset, drills, START, forecast=False)
+    first = next(t for t in plan.tasks if t.kind == "drill")
+    drill = next(d for d in drills if d.id == first.ref)
+    record_check(store, drill_id=drill.id, framework=drill.frameworks[0], passed=False, mistakes=[],
+                 started_at=START, finished_at=START, elapsed_s=60, target_minutes=drill.target_minutes, fuzz=False)
+    plan = study_plan(store, deckset, drills, START + timedelta(minutes=5), forecast=False)
+    task = next(t for t in plan.tasks if t.ref == drill.id)
+    assert not task.complete and task.tried
+    assert f"[ ] {task.label} (tried today, not passed yet)" in format_study_plan(plan)
+    record_check(store, drill_id=drill.id, framework=drill.frameworks[0], passed=True, mistakes=[],
+                 started_at=START + timedelta(minutes=10), finished_at=START + timedelta(minutes=10), elapsed_s=60,
+                 target_minutes=drill.target_minutes, fuzz=False)
+    plan = study_plan(store, deckset, drills, START + timedelta(minutes=15), forecast=False)
+    task = next(t for t in plan.tasks if t.ref == drill.id)
+    assert task.complete and not task.tried and f"[x] {task.label}\n" in format_study_plan(plan) + "\n"
+
+
+def test_a_far_date_says_one_new_card_in_the_singular(store, content):
+    deckset, drills = content
+    set_interview_date(store, START.date() + 300 * DAY)
+    plan = study_plan(store, deckset, drills, START, forecast=False)
+    assert plan.new_per_day == 1
+    assert "left (1 new card today)." in format_study_plan(plan)
+
+
+def test_every_day_of_the_plan_says_about_how_long_it_takes(store, content):
+    from cards.plan.interview import HEAVY_MINUTES, estimate_minutes
+
+    deckset, drills = content
+    set_interview_date(store, START.date() + 10 * DAY)
+    plan = study_plan(store, deckset, drills, START)
+    minutes = {d.id: d.target_minutes for d in drills}
+    for day in plan.days:
+        assert day.minutes == round(estimate_minutes(day.new_cards, day.reviews,
+                                                     sum(minutes[d] for d in day.drills), day.mock))
+        assert day.to_json()["minutes"] == day.minutes
+    planned, left = plan.minutes_today
+    tasks = plan.tasks
+    assert planned == round(sum(t.minutes for t in tasks)) > 0 and left == planned  # nothing done yet
+    assert planned == round(estimate_minutes(tasks[0].target, tasks[1].target,
+                                             sum(minutes[t.ref] for t in tasks if t.kind == "drill")))
+    text = format_study_plan(plan)
+    assert f"about {format_minutes(planned)} in all" in text
+    assert all(f"~{format_minutes(d.minutes)}" in text for d in plan.days)
+    assert plan.to_json()["today_minutes"] == {"planned": planned, "left": left}
+    assert any("more than 3 h" in w for w in plan.cannot_promise) == any(d.minutes > HEAVY_MINUTES
+                                                                         for d in plan.days)
+    # eighteen drills failed before today all come back today: a day far over three hours, and said
+    for d in drills[:18]:
+        record_check(store, drill_id=d.id, framework=d.frameworks[0], passed=False, mistakes=[],
+                     started_at=START - DAY, finished_at=START - DAY, elapsed_s=60,
+                     target_minutes=d.target_minutes, fuzz=False)
+    heavy = study_plan(store, deckset, drills, START)
+    assert heavy.days[0].minutes > HEAVY_MINUTES and heavy.minutes_today[0] > HEAVY_MINUTES
+    warning = next(w for w in heavy.cannot_promise if "more than 3 h of study" in w)
+    worst = max(heavy.days, key=lambda d: d.minutes)
+    assert f"the longest, {worst.day.isoformat()}: about {format_minutes(worst.minutes)}" in warning

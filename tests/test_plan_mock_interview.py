@@ -97,7 +97,7 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         await app.push_screen(screen)
         await pilot.pause()
         assert "Like an interview" in screen.query_one("#setup-text").source
-        assert set(await footer_fits(pilot)) == {"enter", "plus", "minus", "r", "h", "escape", "ctrl+p"}
+        assert set(await footer_fits(pilot)) == {"enter", "plus", "minus", "r", "s", "h", "escape", "ctrl+p"}
         await pilot.press("enter")
         await pilot.pause()
         item, drill, wrong = await _first_drill_wrong_then_right(app, pilot, screen, clock)

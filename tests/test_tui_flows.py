@@ -329,10 +329,10 @@ async def test_hints_timer_framework_and_solution_keys():
         assert f"Hint 2 of {len(get_drill('gae').hints)}" in ws.query_one("#ws-hints").source
         clock.advance(minutes=11)
         ws.query_one("#ws-clock")._tick()
-        assert text_of(ws.query_one("#ws-clock")) == "⏱ +1:00 over"
+        assert text_of(ws.query_one("#ws-clock")) == "⏱ +1:00 over ^b"
         await pilot.press("ctrl+b")
         clock.advance(minutes=5)
-        assert text_of(ws.query_one("#ws-clock")) == "⏸ +1:00 over (paused)"
+        assert text_of(ws.query_one("#ws-clock")) == "⏸ +1:00 over (paused) ^b"
         await pilot.press("ctrl+b")
         await pilot.press("ctrl+f")
         assert ws.framework == "torch" and ws.editor.text == get_drill("gae").starter("torch")
@@ -342,7 +342,10 @@ async def test_hints_timer_framework_and_solution_keys():
         assert app.screen is ws
         await pilot.press("ctrl+r")
         await settle(pilot, app)
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+g")  # tried now: it still asks (a stray key must not spoil the practice)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
         assert isinstance(app.screen, CodeScreen)
         assert app.screen.query_one(TextArea).text == get_drill("gae").solution("torch")
 

@@ -18,6 +18,7 @@ def test_the_app_imports_no_torch_or_numpy():
     loaded = _modules_after(
         "import tui.app, checker.service\n"
         "from tui.screens import dashboard, review, drill_list, workspace, paste, help, confirm, code_view\n"
+        "from tui.screens import mock, stats, mock_history, plan_settings\n"
         "from tui.session import Session\n"
         "from tui.app import PpoDrillApp\n"
         "from cards.progress.paths import data_dir\n"
@@ -28,3 +29,25 @@ def test_the_app_imports_no_torch_or_numpy():
 def test_the_command_front_imports_no_textual():
     loaded = _modules_after("from tui.cli import build_parser\nbuild_parser()")
     assert "textual" not in loaded and "torch" not in loaded
+
+
+def test_a_screen_that_cannot_be_made_is_an_error_not_coming_soon(monkeypatch):
+    """The mock and stats screens are imported like every other: a failure in one (here an ImportError
+    from inside it) reaches the user as the error it is, never as a "coming soon" notice."""
+    import pytest
+
+    from tui.app import PpoDrillApp
+    from tui.screens import mock, stats
+
+    class Broken:
+        def __init__(self, *args, **kwargs):
+            raise ImportError("a module the screen needs is missing")
+
+    app = PpoDrillApp()
+    for module, name in ((mock, "MockScreen"), (stats, "StatsScreen")):
+        with monkeypatch.context() as m:
+            m.setattr(module, name, Broken)
+            with pytest.raises(ImportError, match="module the screen needs"):
+                app.make_screen("mock" if module is mock else "stats")
+    assert type(app.make_screen("stats")).__name__ == "StatsScreen"
+    assert type(app.make_screen("mock")).__name__ == "MockScreen"

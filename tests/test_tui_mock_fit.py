@@ -151,3 +151,162 @@ async def test_keys_after_giving_up_go_to_the_question_not_the_hidden_editor(siz
         await pilot.press("t", *"abc")
         notes = screen.query_one("#question-notes")
         assert notes.text == "abc" and editor.text == before
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_run_with_the_editor_alone_shows_the_results_and_the_next_item_opens_with_its_prompt(size):
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        drill_view = screen._drill
+        side = screen.query_one("#drill-side")
+        await pilot.press("f3")  # the editor alone
+        await pilot.pause()
+        assert not side.display
+        await pilot.press("ctrl+r")  # the starter: a failing run
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        results = drill_view.results
+        assert side.display and results.region.height > 0  # the verdict is on screen
+        assert "FAIL" in str(results.query_one("#verdict").render())
+        assert app.focused is drill_view.editor
+        await pilot.press("f3")  # the editor alone again, then give up: the next drill opens whole
+        await pilot.pause()
+        s = screen.session
+        first = s.current.index
+        while s.current is not None and (s.current.kind != "drill" or s.current.index == first):
+            await pilot.press("ctrl+n")
+            if s.current.kind == "drill":
+                await pilot.press("y")
+            await pilot.pause()
+        assert s.current is not None and s.current.kind == "drill"
+        await pilot.pause()
+        assert side.display and drill_view.prompt_scroll.region.height > 0
+        prompt = drill_view.query_one("#drill-prompt").source
+        assert prompt.startswith(f"## {s.current.index + 1}. ")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_seed_is_typed_replayed_from_the_history_and_the_runs_compared_in_the_app(size):
+    from tui.screens.mock_history import MockHistoryScreen
+
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        for _ in range(500):
+            if app.session is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("m")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MockScreen) and not screen.started
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("end", *["backspace"] * 10, *"-3", "enter")  # not a seed: said, the dialog stays
+        await pilot.pause()
+        assert app.screen is not screen and "from 0 to" in str(app.screen.query_one("#seed-error").render())
+        await pilot.press("backspace", "backspace", *"4242", "enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.plan == plan_mock(4242, 45)
+        assert "seed 4242" in str(screen.query_one("#mock-clock").render())
+        await pilot.press("enter")  # start, then finish at once
+        await pilot.pause()
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        assert screen.session.finished
+        await pilot.press("h")
+        await pilot.pause()
+        history = app.screen
+        assert isinstance(history, MockHistoryScreen)
+        await pilot.press("c")  # one run only: the notice says how to make a second, here
+        await pilot.pause()
+        assert any("press r to replay" in n.message for n in app._notifications)
+        await pilot.press("r")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, MockScreen) and replay is not screen and not replay.started
+        assert screen not in app.screen_stack  # the finished mock gave its place to the replay
+        assert replay.plan.seed == 4242 and replay.plan.items == screen.plan.items
+        clock.advance(minutes=2)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.screen.view == "history-compare-view"
+
+
+def _revealed_questions(card_ids):
+    from cards.decks.loader import load_decks
+    from cards.plan.mock_review import ItemReview, unwrap
+
+    deckset = load_decks()
+    items = []
+    for i, cid in enumerate(card_ids):
+        front, back = deckset.by_id[cid].text("en")
+        items.append(ItemReview(i, "question", cid, front.splitlines()[0], "missed", 30.0, 60,
+                                question=unwrap(front), typed="**typed as is**", card_answer=unwrap(back)))
+    return items
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_scorecard_draws_the_cards_markdown(size):
+    """A revealed card answer is drawn as the review draws it: **10** in bold, a code block as code, not
+    the Markdown's marks; what the candidate typed is shown exactly as typed."""
+    from tui.widgets.mock_scorecard import MockScorecard
+
+    clock = FixedClock()
+    app = PpoDrillApp(clock=clock, checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await started_mock(pilot, clock)
+        await pilot.press("ctrl+f", "y")
+        for _ in range(3):
+            await pilot.pause()
+        card = screen.query_one(MockScorecard)
+        from cards.plan.mock_review import ItemReview
+
+        drill = ItemReview(2, "drill", "gae", "GAE", "failed", 60.0, 300, code="x = 1\n",
+                           hints=("Sweep `for t in reversed(range(T))`: **backwards**.",))
+        card.show("Mock interview scorecard",
+                  _revealed_questions(["numbers-epochs", "value-clipped-loss"]) + [drill])
+        await pilot.pause()
+        from rich.console import Console
+        import os
+
+        console = Console(width=size[0] - 4, record=True, file=open(os.devnull, "w"))
+        console.print(card.query_one("#scorecard-review").content)
+        text = console.export_text()
+        assert "MuJoCo" in text and "10" in text
+        assert "**10**" not in text and "```" not in text
+        assert "**typed as is**" in text
+        assert "def ppo_value_loss" in text  # the answer's code block, drawn as code
+        assert "for t in reversed(range(T))" in text and "`" not in text  # hints drawn too
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_start_panel_says_the_clock_starts_on_enter(size):
+    """The bar says "not started", and the panel agrees: the clock starts when you press enter."""
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        for _ in range(500):
+            if app.session is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("m")
+        await pilot.pause()
+        screen = app.screen
+        assert "not started" in str(screen.query_one("#mock-clock").render())
+        text = " ".join(screen.query_one("#setup-text").source.split())
+        assert "The clock has not started: it starts when you press **enter**" in text
+        assert "runs while this screen is open" not in text

@@ -2,6 +2,8 @@
 not run is not an attempt), its title, the in-app wording for an unknown function, and the clear key."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Select, TextArea
 
@@ -150,3 +152,62 @@ async def test_a_long_paste_is_inserted_as_plain_text():
         await pilot.pause()
         assert editor.text == short + long and editor.language is None
         assert editor.cursor_location == editor.document.end  # after the paste, as any paste leaves it
+
+
+class _NanChecker(ScriptedChecker):
+    """Fails every answer with a counterexample whose rows are all NaN, long enough to need scrolling."""
+
+    def check(self, source, drill=None, framework=None, seed=0):
+        from checker.report import CheckResult, Counterexample, Report
+
+        nan = float("nan")
+        checks = [CheckResult(f"c{i}", f"check number {i} about the advantages", i % 3 != 0,
+                              "" if i % 3 else "Your advantages differ from the reference here.")
+                  for i in range(12)]
+        cx = Counterexample("c0", "edge: all values NaN", {"rewards": [0.5, 3.25, -1.0, 2.0],
+                                                            "values": [nan, nan, nan, nan, nan]},
+                            {"advantages": [nan, nan, nan, nan]}, {"advantages": [0.5, 3.25, -1.0, 2.0]},
+                            where="index 0")
+        return Report("gae", "numpy", False, checks=checks, counterexample=cx, elapsed_ms=5.0)
+
+
+def _panel_text(panel) -> str:
+    """Everything the results panel holds (scrolled out of view too), as plain text."""
+    import os
+
+    from rich.console import Console
+
+    console = Console(width=panel.size.width or 60, record=True, file=open(os.devnull, "w"))
+    console.print(panel.query_one("#verdict").content)
+    console.print(panel.query_one("#body").content)
+    return re.sub("[\u2500-\u257f]", " ", console.export_text())  # without the table's lines
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_counterexample_rows_of_nan_are_shown_and_the_results_scroll_from_the_keyboard(size):
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=_NanChecker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=size) as pilot:
+        screen = await open_paste(pilot)
+        await check(pilot, get_drill("gae").starter("numpy"))
+        panel = screen.query_one("#paste-results")
+        text = " ".join(_panel_text(panel).split())
+        assert "values [nan, nan, nan, nan, nan]" in text
+        assert "expected advantages [nan, nan, nan, nan]" in text
+        assert "got advantages [0.5, 3.25, -1.0, 2.0]" in text
+        assert panel.max_scroll_y > 0  # the counterexample is below the pane
+        editor = screen.query_one("#paste-editor", TextArea)
+        assert editor.has_focus
+        await pilot.press("alt+down")  # pages the results, the cursor stays in the editor
+        await pilot.pause()
+        assert panel.scroll_y > 0 and editor.has_focus
+        await pilot.press("alt+up")
+        await pilot.pause()
+        assert panel.scroll_y == 0
+        await pilot.press("f2")  # the keyboard to the results: arrows and page keys scroll them
+        assert panel.has_focus
+        await pilot.press("end")
+        await pilot.pause()
+        assert panel.scroll_y == panel.max_scroll_y
+        await pilot.press("home", "f2")
+        assert editor.has_focus and panel.scroll_y == 0

@@ -204,3 +204,22 @@ async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by):
             await pilot.pause(0.6)  # past the gather worker's last refresh and the "no matches" timer
             await pilot.press("escape", "escape")
     assert app._exception is None
+
+
+async def test_a_palette_opened_while_the_last_one_is_still_being_removed_waits_for_it():
+    """f1 closes the palette before help opens; a ctrl+p right after (a loaded machine, a quick typist)
+    finds the old palette closed but not yet removed: it opens once the old one is gone, never ending
+    the app with DuplicateIds."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.action_command_palette()
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        app.pop_screen()
+        app.action_command_palette()  # at once: the popped palette is still being removed
+        for _ in range(20):
+            await pilot.pause(0.02)
+        assert app._exception is None
+        assert isinstance(app.screen, CommandPalette)
+        assert [isinstance(s, CommandPalette) for s in app.screen_stack].count(True) == 1

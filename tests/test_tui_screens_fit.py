@@ -137,6 +137,32 @@ async def test_the_dashboard_drill_table_shows_every_column_whole(size):
         assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ids  # room again: whole ids
 
 
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_drill_table_keeps_its_columns_when_drawn_before_it_measured_its_rows(size):
+    """Coming back from help a moment after opening it, the dashboard refills its drill table and a frame
+    can be drawn before the table has measured the new rows: the columns must not stay as narrow as their
+    headers ("polic", "never")."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        dash = app.screen
+        table = dash.query_one("#dash-drills")
+        dash._show_drills(app.session, dash._numbers)
+        for y in range(table.size.height):  # a frame drawn now, before the table's next idle
+            table.render_line(y)
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+        assert re.search(r"policy_loss +6 +never tried", text), text
+        await pilot.press("question_mark")
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause(0.05)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert re.search(r"policy_loss +6 +never tried", screen_text(app))
+
+
 async def test_the_workspace_bar_keeps_the_target_of_a_long_title_and_marks_the_cut():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -170,6 +196,23 @@ async def test_rating_buttons_show_the_fuzzed_range_when_fuzz_is_on(size):
         labels = [str(b.label) for b in app.screen.query("RatingBar Button")]
         assert labels[:3] == ["1 Again · 1m", "2 Hard · 6m", "3 Good · 10m"]
         assert re.fullmatch(r"4 Easy · \d+-\d+d", labels[3]), labels[3]
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_rating_buttons_follow_the_review_language(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await pilot.press("r", "l", "space")  # 中文, then the answer
+        await pilot.pause()
+        labels = [str(b.label) for b in app.screen.query("RatingBar Button")]
+        assert labels == ["1 重来 · 1m", "2 困难 · 6m", "3 良好 · 10m", labels[3]] and labels[3].startswith("4 简单 · ")
+        text = screen_text(app)
+        assert "重来" in text and "简单" in text  # whole on screen
+        await pilot.press("l")  # back to English while the answer is up
+        await pilot.pause()
+        assert [str(b.label).split(" · ")[0] for b in app.screen.query("RatingBar Button")] == \
+            ["1 Again", "2 Hard", "3 Good", "4 Easy"]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -222,6 +265,15 @@ async def test_the_command_palette_opens_a_drill_its_fix_variant_and_its_cards(s
         whiten = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display)))
                   for h in [hit async for hit in provider.search("whiten")]]
         assert any(p.startswith("Review cards about 'whiten'") for p in whiten), whiten
+        # the drill asked for comes first, its variants after; a test-writing drill says so
+        ranked = sorted([hit async for hit in provider.search("whiten")], key=lambda h: -h.score)
+        top = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))) for h in ranked]
+        assert top[0].startswith("Drill: masked_whiten"), top[:4]
+        tests = {re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))): h.help
+                 for h in [hit async for hit in provider.search("test-gae")]}
+        label = next(p for p in tests if "test-gae" in p and not p.startswith("Cards"))
+        assert label.startswith("Write tests: test-gae") and "write it" not in tests[label], (label, tests[label])
+        assert tests[label].startswith("write tests that catch the known bugs")
         # through the real palette, with keys
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -301,3 +353,134 @@ def test_wrap_code_line_breaks_after_brackets_and_commas():
     # a formula breaks at its commas while they are enough, not inside its brackets
     formula = "loss = 0.5 * mean(max((V - R)^2, (V_clip - R)^2))"
     assert wrap_code_line(formula, 36) == ["loss = 0.5 * mean(max((V - R)^2,", "    (V_clip - R)^2))"]
+
+
+async def _footer_keys(pilot, screen) -> list:
+    footer = screen.query_one("Footer")
+    for _ in range(100):  # the footer recomposes its keys a refresh after the screen changes
+        if footer.query("FooterKey"):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+    return list(footer.query("FooterKey"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_no_footer_key_is_cut_off_on_any_screen(size):
+    """Every screen a new user walks through, each state that changes its keys: each footer key ends
+    inside the terminal."""
+    from tui.screens.mock import MockScreen
+
+    app = make_app()
+    seen = []
+
+    async def fits(where: str) -> None:
+        await pilot.pause()
+        keys = await _footer_keys(pilot, app.screen)
+        assert keys, where
+        cut = [f"{k.key_display} {k.description}" for k in keys if k.region.right > size[0]]
+        assert not cut, (where, cut)
+        seen.append(where)
+
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        await fits("dashboard")
+        await pilot.press("r")
+        await fits("review: front")
+        await pilot.press("space")
+        await fits("review: answer")
+        await pilot.press("escape", "d")
+        await fits("drill list")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.push_screen(WorkspaceScreen(app.session.drill("gae")))
+        await fits("workspace")
+        await pilot.press("escape", "p")
+        await fits("paste")
+        await pilot.press("escape", "s")
+        await fits("stats")
+        await pilot.press("escape", "m")
+        await fits("mock: start panel")
+        mock = app.screen
+        assert isinstance(mock, MockScreen)
+        await pilot.press("enter")
+        await fits("mock: coding item")
+        await pilot.press("ctrl+n", "y")
+        await fits("mock: question")
+        await pilot.press("ctrl+r")
+        await fits("mock: question revealed")
+        await pilot.press("ctrl+f", "y")
+        await fits("mock: scorecard")
+        await pilot.press("h")
+        await fits("mock history")
+        await pilot.press("enter")
+        await fits("mock history: scorecard")
+        await pilot.press("f1")
+        await fits("help")
+    assert len(seen) == 15
+
+
+def test_help_lists_every_key_of_every_screen_from_its_bindings():
+    """The key tables are made from each screen's BINDINGS: every key is there, with what it does, in
+    its own screen's section, and each screen has one section (the mock's `n` and `h` included)."""
+    from textual.binding import Binding
+
+    from tui.screens.help import SECTIONS, _key_name, _screen_classes, key_rows, section
+
+    text = help_markdown()
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert len(headings) == len(set(headings)) == len(SECTIONS)
+    classes = _screen_classes()
+    assert set(classes) == set(SECTIONS)
+    for name, cls in classes.items():
+        own = section(name, cls)
+        assert own in text
+        rows = dict(key_rows(cls))
+        for b in cls.BINDINGS:
+            b = b if isinstance(b, Binding) else Binding(*b)
+            keys = " / ".join(f"`{_key_name(k)}`" for k in b.key.split(","))
+            assert keys in rows and (b.tooltip or b.description) in rows[keys], (name, b.key)
+            assert f"| {keys} | {rows[keys]} |" in own, (name, b.key)
+    mock = section("MockScreen", classes["MockScreen"])
+    assert "| `n` | " in mock and "| `h` | " in mock and "| `s` | " in mock
+    assert "| `ctrl+r` | coding item: run the checks · question: reveal the card's answer |" in mock
+    history = section("MockHistoryScreen", classes["MockHistoryScreen"])
+    assert "| `r` | " in history and "| `enter` | " in history
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_stats_table_fits_the_screen(size):
+    """Long drill ids and mistake titles give way (cut with …); every column of every table shows."""
+    from datetime import timedelta
+
+    from textual.widgets import DataTable
+
+    from tui.screens.stats import StatsScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        store, now = app.session.store, app.session.now()
+        for drill, mistake in (("policy_loss_full", "logprob-gather-wrong-dim"), ("explained_variance", None),
+                               ("fix-agg-seq-mean-token-sum", "gae-forward-scan")):
+            store.record_attempt(drill, framework="torch", started_at=now - timedelta(minutes=30),
+                                 finished_at=now, elapsed_s=900.0, passed=mistake is None,
+                                 mistakes=[mistake] if mistake else [])
+        store.record_mock(seed=123456, started_at=now - timedelta(minutes=50), finished_at=now, payload={})
+        await pilot.press("s")
+        await ready(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen)
+        for tab, table_id in (("tab-drills", "drill-table"), ("tab-mocks", "mock-table"),
+                              ("tab-readiness", "readiness-table"), ("tab-pitfalls", "pitfall-table")):
+            screen.query_one("#stats-tabs").active = tab
+            await pilot.pause()
+            await pilot.pause()
+            table = screen.query_one(f"#{table_id}", DataTable)
+            widths = [c.get_render_width(table) for c in table.columns.values()]
+            assert widths and sum(widths) + 2 <= size[0], (tab, widths)
+            labels = [str(c.label) for c in table.columns.values()]
+            header = next(line for line in screen_text(app).splitlines()
+                          if f" {labels[0]} " in line and f" {labels[1]} " in line)
+            last = labels[-1]
+            assert header.rstrip().endswith(last), (tab, header)  # the last column is whole

@@ -22,10 +22,6 @@ from tui.widgets import highlight_queries, textual_guards
 textual_guards.install()  # PageUp/PageDown in a palette not yet laid out must not crash the app
 highlight_queries.install()  # every code editor shares one compiled highlight query per language
 
-OPTIONAL_SCREENS = {"mock": ("tui.screens.mock", "MockScreen"),
-                    "stats": ("tui.screens.stats", "StatsScreen")}
-
-
 def _default_checker():
     from checker.service import CheckerClient
 
@@ -33,7 +29,7 @@ def _default_checker():
 
 
 class PpoDrillApp(App):
-    """Dashboard first; review, drills, paste, help (and mock, stats when present) from there."""
+    """Dashboard first; review, drills, paste, mock, stats and help from there."""
 
     CSS_PATH = "app.tcss"
     TITLE = "ppo-drill"
@@ -125,30 +121,21 @@ class PpoDrillApp(App):
         except Exception:  # noqa: BLE001 - shutting down; nothing to tell anyone
             pass
 
-    def make_screen(self, name: str) -> Screen | None:
-        """A fresh screen by name, or None when an optional one is not installed (then the user is told)."""
-        from tui.screens import drill_list, help, paste, review
+    def make_screen(self, name: str) -> Screen:
+        """A fresh screen by name. Every screen is imported plainly: a screen that fails to import is a
+        bug to see, never a "coming soon"."""
+        from tui.screens import drill_list, help, mock, paste, review, stats
 
-        simple = {"review": review.ReviewScreen, "drills": drill_list.DrillListScreen,
-                  "paste": paste.PasteScreen, "help": help.HelpScreen}
-        if name in simple:
-            return simple[name]()
-        module_name, cls_name = OPTIONAL_SCREENS[name]
-        try:
-            import importlib
-
-            return getattr(importlib.import_module(module_name), cls_name)()
-        except (ImportError, AttributeError):
-            self.notify(f"The {name} screen is coming soon.", title="Not yet")
-            return None
+        screens = {"review": review.ReviewScreen, "drills": drill_list.DrillListScreen,
+                   "paste": paste.PasteScreen, "help": help.HelpScreen, "mock": mock.MockScreen,
+                   "stats": stats.StatsScreen}
+        return screens[name]()
 
     def open_screen(self, name: str) -> None:
         if self.session is None:  # a key pressed while loading: open it once loaded
             self.call_after_refresh(self.open_screen, name)
             return
-        screen = self.make_screen(name)
-        if screen is not None:
-            self.push_screen(screen)
+        self.push_screen(self.make_screen(name))
 
     def action_help(self) -> None:
         from textual.command import CommandPalette
@@ -164,10 +151,16 @@ class PpoDrillApp(App):
 
     def action_command_palette(self) -> None:
         """One palette at a time: Textual only looks at the top screen, so with a palette lower in
-        the stack a second one would be pushed with the same id (DuplicateIds, and the app ends)."""
+        the stack, or one closed a moment ago and not yet removed, a second one would be pushed with the
+        same id (DuplicateIds, and the app ends)."""
         from textual.command import CommandPalette
 
         if any(isinstance(screen, CommandPalette) for screen in self.screen_stack):
+            return
+        if any(isinstance(node, CommandPalette) for node in self._nodes):
+            # one just closed (f1 closes it before help opens) is still being removed: a new one with
+            # its id would end the app with DuplicateIds, so open it once the old one is gone
+            self.set_timer(0.02, self.action_command_palette)
             return
         if self.use_command_palette:
             self.push_screen(textual_guards.CommandPalette(id="--command-palette"))

@@ -42,6 +42,10 @@ class _AnyOrderParser(argparse.ArgumentParser):
             self._intermixing = False
 
 
+DATA_DIR_HELP = ("where progress and saved answers live (default: $PPO_DRILL_HOME, else the user data "
+                 "folder); before or after the command name")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ppo-drill",
@@ -50,11 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Run with no command to open the app.",
     )
     parser.add_argument("--version", action=_VersionAction, nargs=0, help="show the version and exit")
-    parser.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        help="where progress and saved answers live (default: $PPO_DRILL_HOME, else the user data folder)",
-    )
+    parser.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_AnyOrderParser)
     from checker import cli as checker_cli
     from cards import cli as cards_cli
@@ -64,15 +64,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in (checker_cli, cards_cli, plan_cli, tui_commands, mock_command):
         module.register(sub)
+    for command in sub.choices.values():  # before or after the command name, and in every command's help
+        # SUPPRESS: not given after the command, it leaves the value given before it (or None) alone
+        command.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS, help=DATA_DIR_HELP)
     if tui_commands.record_cli_check not in checker_cli.REPORT_HOOKS:  # CLI checks count as attempts
         checker_cli.REPORT_HOOKS.append(tui_commands.record_cli_check)
+    if tui_commands.drill_statuses_for_cli not in checker_cli.STATUS_SOURCES:  # `drills` shows where you stand
+        checker_cli.STATUS_SOURCES.append(tui_commands.drill_statuses_for_cli)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.data_dir:
+    if args.data_dir is not None:
+        if not args.data_dir.strip():  # never the current folder by accident
+            parser.error("--data-dir needs a folder, got an empty value")
         import os
 
         os.environ["PPO_DRILL_HOME"] = args.data_dir

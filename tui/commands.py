@@ -1,13 +1,70 @@
-"""Sub-commands of `ppo-drill` that belong to the app (none yet besides opening it), and the hook
-that records `ppo-drill check` / `watch` verdicts as attempts, so work done outside the app counts."""
+"""Sub-commands of `ppo-drill` that join the checker to your progress: `next` (the first drill of the
+track not passed yet, started like `start`, as rustlings goes through its exercises), the hook that
+records `ppo-drill check` / `watch` verdicts as attempts, so work done outside the app counts, and the
+one that gives `ppo-drill drills` its status column."""
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the app's sub-commands to the `ppo-drill` parser."""
+    p = sub.add_parser("next", help="start the next drill of the track you have not passed yet",
+                       description="Go through the drills in track order (as `ppo-drill drills` lists them): "
+                                   "find the first one you have not passed and write its starter like "
+                                   "`ppo-drill start` (never over your file: if it is there, say how to check "
+                                   "it). Check it with `ppo-drill check FILE` or `watch FILE`; once it "
+                                   "passes, `ppo-drill next` moves on.")
+    p.add_argument("path", metavar="PATH", nargs="?", help="default: ./<drill>_<framework>.py")
+    p.add_argument("--framework", choices=("numpy", "torch"),
+                   help="write it in this framework where the drill has it (default: its first)")
+    p.set_defaults(handler=cmd_next)
+
+
+def drill_statuses_for_cli(drill_ids: list[str]) -> dict:
+    """A `checker.cli.STATUS_SOURCES` entry: each drill's status and best passing time from the progress
+    store ({} with a warning on stderr when progress cannot be read: the list still prints)."""
+    try:
+        from cards.progress.store import open_store
+        from tui.summary import drill_statuses
+
+        with open_store() as store:
+            found = drill_statuses(store, drill_ids)
+    except Exception as exc:  # noqa: BLE001 - StoreError and anything else: the list without statuses
+        print(f"ppo-drill: warning: your progress could not be read, so no status is shown: {exc}",
+              file=sys.stderr)
+        return {}
+    return {i: {"status": st.status, "best_s": st.best_s} for i, st in found.items()}
+
+
+def cmd_next(args: argparse.Namespace) -> int:
+    """`ppo-drill next`: the first drill in track order not passed yet, started like `start`."""
+    from checker import cli as checker_cli
+    from drills import load_drills
+    from tui.summary import PASSED
+
+    drills = load_drills()
+    statuses = drill_statuses_for_cli([d.id for d in drills])
+    passed = sum(1 for d in drills if (statuses.get(d.id) or {}).get("status") == PASSED)
+    drill = next((d for d in drills if (statuses.get(d.id) or {}).get("status") != PASSED), None)
+    if drill is None:
+        print(f"Every drill is passed ({passed} of {len(drills)}). Keep them fresh: ppo-drill review, "
+              "ppo-drill mock, and the drills the plan brings back (ppo-drill plan).")
+        return 0
+    framework = args.framework if args.framework in drill.frameworks else drill.frameworks[0]
+    status = (statuses.get(drill.id) or {}).get("status", "never tried")
+    print(f"Next in the track: {drill.id} — {drill.title} ({status}; {passed} of {len(drills)} drills passed)")
+    if args.framework and args.framework != framework:
+        print(f"{drill.id} has no {args.framework} version; it is written in {framework}.")
+    path = Path(args.path) if args.path else checker_cli.default_path(drill, framework)
+    if path.exists():
+        print(f"{path} is already there (your answer so far): check it with ppo-drill check {path}, "
+              f"or re-check on every save with ppo-drill watch {path}")
+        return 0
+    return checker_cli.cmd_start(argparse.Namespace(drill=drill.id, path=str(path), framework=framework,
+                                                    force=False))
 
 
 def run_app(args: argparse.Namespace) -> int:

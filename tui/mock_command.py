@@ -59,7 +59,9 @@ def run_history(args: argparse.Namespace) -> int:
                 session = load_finished(store, _resolve(store, args.show))
                 print(format_scorecard(score_session(session)))
                 print()
-                print(format_review(review_items(session)))
+                from cards.cli import _card_text_for  # on a terminal, cards drawn as `review` draws them
+
+                print(format_review(review_items(session), shown=_card_text_for(sys.stdout)))
             else:
                 a, b = (_resolve(store, x) for x in args.compare)
                 print(format_comparison(compare_runs(store, a, b)))

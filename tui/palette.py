@@ -1,8 +1,9 @@
 """`DrillCommands`: the command palette (ctrl+p) opens drills and cards by name.
 
 Typing a drill's id, title words, topic or function ("gae", "policy loss", "whiten") offers the
-drill itself, its fix-the-bug variants and a review of its cards; cards whose id, tags or concepts
-match are offered as one review too. Only opens screens: what a screen shows is its own business.
+drill itself (first, when its id, function or title holds every word typed), its fix-the-bug and
+test-writing variants and a review of its cards; cards whose id, tags or concepts match are offered as
+one review too. Only opens screens: what a screen shows is its own business.
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from textual.command import Hit, Hits, Provider
 class DrillCommands(Provider):
     """Palette hits for drills (and their fix-the-bug variants and cards) and for cards by topic."""
 
-    def _entries(self) -> list[tuple[str, str, str, object]]:
-        """(label, words to match, help line, callback) for everything this provider can open."""
+    def _entries(self) -> list[tuple[str, str, str, object, object]]:
+        """(label, words to match, help line, callback, drill) for everything this provider can open
+        (drill None for a drill's cards)."""
         app = self.app
         session = getattr(app, "session", None)
         if session is None:
@@ -27,22 +29,40 @@ class DrillCommands(Provider):
             if drill.is_pitfall:
                 title = drill.title.removeprefix("Fix the bug: ")
                 entries.append((f"Fix the bug: {drill.id} — {title}", words,
-                                f"start from code with one real bug · {about}", partial(self._open_drill, drill.id)))
+                                f"start from code with one real bug · {about}", partial(self._open_drill, drill.id),
+                                drill))
+            elif drill.is_test:
+                title = drill.title.removeprefix("Test it: ")
+                entries.append((f"Write tests: {drill.id} — {title}", words,
+                                f"write tests that catch the known bugs · {about}",
+                                partial(self._open_drill, drill.id), drill))
             else:
                 entries.append((f"Drill: {drill.id} — {drill.title}", words, f"write it · {about}",
-                                partial(self._open_drill, drill.id)))
+                                partial(self._open_drill, drill.id), drill))
             cards = [c for c in drill.cards if c in session.deckset.by_id]
             if cards:
                 entries.append((f"Cards of {drill.id} ({len(cards)})", words, "review now: " + ", ".join(cards),
-                                partial(self._review, tuple(cards))))
+                                partial(self._review, tuple(cards)), None))
         return entries
+
+    @staticmethod
+    def _relevance(query: str, drill) -> float:
+        """How much a drill's own hit is raised over the fuzzy score: a drill whose id, function or title
+        holds every word typed is what was asked for, the drill itself before its variants."""
+        if drill is None:
+            return 1.0
+        words = query.lower().replace("-", " ").replace("_", " ").split()
+        hay = f"{drill.id} {drill.function} {drill.title}".lower().replace("-", " ").replace("_", " ")
+        if not words or not all(w in hay for w in words):
+            return 1.0
+        return 1.5 if drill.kind == "core" else 1.2
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for label, words, about, callback in self._entries():
+        for label, words, about, callback, drill in self._entries():
             score = max(matcher.match(label), matcher.match(words) * 0.9)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=about)
+                yield Hit(score * self._relevance(query, drill), matcher.highlight(label), callback, help=about)
         cards = self._cards_about(query)
         if cards:
             label = f"Review cards about {query.strip()!r} ({len(cards)})"

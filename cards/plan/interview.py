@@ -16,6 +16,10 @@ How the plan is made:
 - Where the days are too few (more than `MAX_NEW_PER_DAY` new cards or `MAX_DRILLS_PER_DAY` new drills
   a day), the plan says so and names what to cut: the decks and drills last in the study order.
 - A mock interview is planned on each of the last `MOCK_DAYS` study days.
+- Each day, and today's plan, carries a time estimate (`estimate_minutes`: `REVIEW_SECONDS` a review,
+  `NEW_CARD_SECONDS` a new card, a drill's target minutes, `MOCK_MINUTES` a mock); days planned over
+  `HEAVY_MINUTES` are named among what the plan cannot promise.
+- A drill on today's plan is done when it passed today (a failed try is shown as tried, not ticked).
 - Readiness is the mean predicted recall on the interview day (FSRS retrievability at noon UTC of
   that day, `cards.schedule.recall`) of a topic's cards and drills; never studied counts 0. A drill
   belongs to the deck most of its cards are in.
@@ -44,6 +48,13 @@ MAX_NEW_PER_DAY = 40                   # more new cards a day than this is not a
 MAX_DRILLS_PER_DAY = 4                 # new drills a day (each is 5-15 minutes of coding)
 HEAVY_REVIEWS = 200                    # a forecast day with more reviews than this is flagged
 HORIZON_DAYS = 400                     # the forecast stops here (a date further away is plain review)
+# What a day of the plan costs, roughly (the plan's time estimates): a review is reading a front, recalling,
+# revealing and rating; a new card is its first sight plus its same-day learning steps; a drill its target
+# time; a mock its default length.
+REVIEW_SECONDS = 20
+NEW_CARD_SECONDS = 60
+MOCK_MINUTES = 45
+HEAVY_MINUTES = 180                    # a day planned longer than this is flagged
 INTERVIEW_HOUR = 12                    # readiness is read at noon UTC of the interview day
 
 
@@ -96,10 +107,11 @@ class DayPlan:
     drills: tuple[str, ...] = ()
     mock: bool = False
     top_up: int = 0
+    minutes: int = 0   # the time estimate (`estimate_minutes`)
 
     def to_json(self) -> dict:
         return {"day": self.day.isoformat(), "new_cards": self.new_cards, "reviews": self.reviews,
-                "drills": list(self.drills), "mock": self.mock, "top_up": self.top_up}
+                "drills": list(self.drills), "mock": self.mock, "top_up": self.top_up, "minutes": self.minutes}
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,8 @@ class Task:
     target: int
     done: int
     ref: str | None = None
+    tried: bool = False   # a drill tried today without a pass: not done
+    minutes: float = 0.0  # the time estimate of the whole task (`estimate_minutes`)
 
     @property
     def complete(self) -> bool:
@@ -158,6 +172,13 @@ class StudyPlan:
         """(done, target) over today's tasks, each capped at its target."""
         return (sum(min(t.done, t.target) for t in self.tasks), sum(t.target for t in self.tasks))
 
+    @property
+    def minutes_today(self) -> tuple[int, int]:
+        """(planned, left): today's time estimate in minutes, in all and for what is not done yet."""
+        planned = sum(t.minutes for t in self.tasks)
+        left = sum(t.minutes * (1 - min(t.done, t.target) / t.target) if t.target else 0 for t in self.tasks)
+        return round(planned), round(left)
+
     def to_json(self) -> dict:
         done, target = self.progress
         return {
@@ -166,6 +187,7 @@ class StudyPlan:
             "days_left": self.days_left, "new_per_day": self.new_per_day,
             "today_plan": [{**asdict(t), "complete": t.complete} for t in self.tasks],
             "today_progress": {"done": done, "target": target},
+            "today_minutes": dict(zip(("planned", "left"), self.minutes_today)),
             "days": [d.to_json() for d in self.days],
             "readiness": {"overall": round(self.overall, 3), "topics": [t.to_json() for t in self.readiness]},
             "cannot_promise": list(self.cannot_promise), "cuts": list(self.cuts),
@@ -270,6 +292,20 @@ def _quota(todo: int, days: int, cap: int) -> int:
     return min(cap, math.ceil(todo / days)) if todo > 0 else 0
 
 
+def estimate_minutes(new_cards: int = 0, reviews: int = 0, drill_minutes: float = 0, mock: bool = False) -> float:
+    """Roughly how long a day's work takes, in minutes (see `REVIEW_SECONDS` and the constants beside it)."""
+    return (new_cards * NEW_CARD_SECONDS + reviews * REVIEW_SECONDS) / 60 + drill_minutes + \
+        (MOCK_MINUTES if mock else 0)
+
+
+def format_minutes(minutes: float, short: bool = False) -> str:
+    """"45 min", "2 h 10 min"; `short`: "45m", "2h10"."""
+    m = int(round(minutes))
+    if short:
+        return f"{m}m" if m < 60 else f"{m // 60}h{m % 60:02d}"
+    return f"{m} min" if m < 60 else f"{m // 60} h" + (f" {m % 60} min" if m % 60 else "")
+
+
 def _forecast(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime, interview: date,
               new_today: int, drills_today: Sequence[str]) -> tuple[list[DayPlan], list[str]]:
     """Day by day from today to the day before `interview`; also the forecast's own warnings."""
@@ -279,6 +315,7 @@ def _forecast(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: da
     drill_sim = _Sim(store.fsrs_states("drill"), learning_steps=False)
     unseen = [c.id for c in deckset.cards if c.id not in card_sim.cards]
     untried = [d.id for d in drills if d.id not in drill_sim.cards]
+    drill_minutes = {d.id: d.target_minutes for d in drills}
     target = interview_moment(interview)
     plan: list[DayPlan] = []
     warnings: list[str] = []
@@ -313,11 +350,19 @@ def _forecast(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: da
             drill_sim.review_due(at, end, low_drills)
             day_drills = list(dict.fromkeys(day_drills + low_drills))
         mock = left <= MOCK_DAYS
-        plan.append(DayPlan(day, n_new, reviews + top_up, tuple(dict.fromkeys(new_drills + day_drills)),
-                            mock, top_up))
+        day_drill_ids = tuple(dict.fromkeys(new_drills + day_drills))
+        minutes = estimate_minutes(n_new, reviews + top_up, sum(drill_minutes.get(d, 0) for d in day_drill_ids), mock)
+        plan.append(DayPlan(day, n_new, reviews + top_up, day_drill_ids, mock, top_up, round(minutes)))
         if reviews + top_up > HEAVY_REVIEWS:
             warnings.append(f"{day.isoformat()} has {reviews + top_up} reviews: more than a day's "
                             f"comfortable {HEAVY_REVIEWS}")
+    heavy = [d for d in plan if d.minutes > HEAVY_MINUTES]
+    if heavy:
+        worst = max(heavy, key=lambda d: d.minutes)
+        warnings.append(f"{len(heavy)} of the {len(plan)} days {'is' if len(heavy) == 1 else 'are'} planned at "
+                        f"more than {format_minutes(HEAVY_MINUTES)} of study (the longest, {worst.day.isoformat()}: "
+                        f"about {format_minutes(worst.minutes)} for {worst.new_cards} new cards, {worst.reviews} "
+                        f"reviews and {len(worst.drills)} drills)")
     return plan, warnings
 
 
@@ -354,26 +399,37 @@ def _today_tasks(store: ProgressStore, deckset: Any, drills: Sequence[Any], now:
     in_decks = deckset.by_id
     due_now = sum(1 for cid, _ in store.iter_due(now, LEARNING_STATES + REVIEW_STATES) if cid in in_decks)
     extra_reviews = len(top_up(store, deckset, drills, now)[0])
-    tasks = [Task("new", "new cards", new_target, new_done),
-             Task("reviews", "reviews due" + (" and top-up" if extra_reviews else ""),
-                  review_done + due_now + extra_reviews, review_done)]
-    tried_today = {a.drill_id for a in store.attempts() if a.started_at >= start}
+    review_target = review_done + due_now + extra_reviews
+    tasks = [Task("new", "new cards", new_target, new_done, minutes=estimate_minutes(new_cards=new_target)),
+             Task("reviews", "reviews due" + (" and top-up" if extra_reviews else ""), review_target, review_done,
+                  minutes=estimate_minutes(reviews=review_target))]
+    attempts = store.attempts()
+    tried_today = {a.drill_id for a in attempts if a.started_at >= start}
+    passed_today = {a.drill_id for a in attempts if a.started_at >= start and a.passed}
     titles = {d.id: d.title for d in drills}
-    for did in drill_ids:
-        tasks.append(Task("drill", titles.get(did, did), 1, int(did in tried_today), did))
+    target_minutes = {d.id: d.target_minutes for d in drills}
+    for did in drill_ids:  # done once passed: a failed try is tried, not done
+        tasks.append(Task("drill", titles.get(did, did), 1, int(did in passed_today), did,
+                          tried=did in tried_today and did not in passed_today,
+                          minutes=target_minutes.get(did, 0)))
     extra = _extras(store, today)
     since = datetime.fromisoformat(extra["at"]) if extra.get("at") else start
     reviewed_since = {r.card_id for r in reviews if r.reviewed_at >= since and r.source == "user"}
     for cid in extra.get("cards", []):
         if cid in in_decks:
-            tasks.append(Task("card", f"study next: {cid}", 1, int(cid in reviewed_since), cid))
-    tried_since = {a.drill_id for a in store.attempts() if a.started_at >= since}
+            tasks.append(Task("card", f"study next: {cid}", 1, int(cid in reviewed_since), cid,
+                              minutes=estimate_minutes(reviews=1)))
+    tried_since = {a.drill_id for a in attempts if a.started_at >= since}
+    passed_since = {a.drill_id for a in attempts if a.started_at >= since and a.passed}
     for did in extra.get("drills", []):
         if did in titles and did not in drill_ids:
-            tasks.append(Task("drill", f"study next: {titles[did]}", 1, int(did in tried_since), did))
+            tasks.append(Task("drill", f"study next: {titles[did]}", 1, int(did in passed_since), did,
+                              tried=did in tried_since and did not in passed_since,
+                              minutes=target_minutes.get(did, 0)))
     if mock:
         finished = any(m.finished_at is not None and m.finished_at >= start for m in store.mocks())
-        tasks.append(Task("mock", "mock interview (ppo-drill mock)", 1, int(finished)))
+        tasks.append(Task("mock", "mock interview (ppo-drill mock)", 1, int(finished),
+                          minutes=estimate_minutes(mock=True)))
     return tuple(tasks)
 
 
@@ -439,14 +495,21 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
             cuts += _cut_cards(unseen_at_start, over, deckset, lang)
         attempts = store.attempts()
         tried_before = {a.drill_id for a in attempts if a.started_at < start}
-        untried = [d for d in drills if d.id not in tried_before]
+        tried_ever = {a.drill_id for a in attempts}
+        untried = [d for d in drills if d.id not in tried_before]  # the new drills of the days left, today's too
+        never = [d for d in drills if d.id not in tried_ever]      # what is still to try
+        first_today = len(untried) - len(never)                    # tried for the first time today
         drill_need = math.ceil(len(untried) / new_days) if untried else 0
         if drill_need > MAX_DRILLS_PER_DAY:
-            over = len(untried) - MAX_DRILLS_PER_DAY * new_days
-            cannot.append(f"{len(untried)} drills never tried in {new_days} day{'s' if new_days != 1 else ''} "
-                          f"is {drill_need} a day, more than {MAX_DRILLS_PER_DAY}; {over} will not be tried")
-            cuts.append({"kind": "drills", "what": [d.id for d in untried[-over:]], "count": over,
-                         "why": "last in the track"})
+            room = max(0, MAX_DRILLS_PER_DAY - first_today) + MAX_DRILLS_PER_DAY * (new_days - 1)
+            over = len(never) - room
+            if over > 0:
+                today_note = f" ({first_today} tried today)" if first_today else ""
+                cannot.append(f"{len(never)} drills not tried yet{today_note}: at {MAX_DRILLS_PER_DAY} new drills "
+                              f"a day, the {new_days} day{'s' if new_days != 1 else ''} with new work leave"
+                              f"{'s' if new_days == 1 else ''} room for {room} more; {over} will not be tried")
+                cuts.append({"kind": "drills", "what": [d.id for d in never[-over:]], "count": over,
+                             "why": "last in the track, not tried yet"})
         drill_ids = _drills_for_today(store, drills, now, interview,
                                       min(drill_need, MAX_DRILLS_PER_DAY), days_left == 1)
         if days_left <= 1 and unseen_at_start:
@@ -566,13 +629,17 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
         head = [f"Interview today ({plan.interview.isoformat()}): nothing new; a light review of what is due."]
     else:
         head = [f"Interview on {plan.interview.isoformat()}: {plan.days_left} day"
-                f"{'s' if plan.days_left != 1 else ''} left ({plan.new_per_day} new cards today)."]
+                f"{'s' if plan.days_left != 1 else ''} left ({plan.new_per_day} new card"
+                f"{'s' if plan.new_per_day != 1 else ''} today)."]
     done, target = plan.progress
-    lines = head + ["", f"Today ({plan.today.isoformat()}): {done} of {target} done"]
+    planned, left = plan.minutes_today
+    time_note = f", about {format_minutes(planned)} in all ({format_minutes(left)} left)" if planned else ""
+    lines = head + ["", f"Today ({plan.today.isoformat()}): {done} of {target} done{time_note}"]
     for t in plan.tasks:
         mark = "x" if t.complete else " "
         amount = f" {t.done}/{t.target}" if t.kind in ("new", "reviews") else ""
-        lines.append(f"  [{mark}] {t.label}{amount}")
+        tried = " (tried today, not passed yet)" if t.tried else ""
+        lines.append(f"  [{mark}] {t.label}{amount}{tried}")
     cards_ahead, drills_ahead = plan.previews_today
     if cards_ahead or drills_ahead:
         lines.append(f"  practised ahead: {cards_ahead} card{'s' if cards_ahead != 1 else ''}, {drills_ahead} "
@@ -585,12 +652,13 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
             what = c.get("title") or ", ".join(c.get("what", []))
             lines.append(f"  - {c['count']} {c['kind']}: {what} ({c['why']})")
     if plan.days:
-        lines += ["", "Day by day (new cards, reviews, drills, mock; today's row is what is left of it, "
-                      "with the cards still in their learning steps that fall due before midnight UTC):"]
+        lines += ["", "Day by day (new cards, reviews, drills, mock, about how long; today's row is what is "
+                      "left of it, with the cards still in their learning steps that fall due before midnight UTC):"]
         for d in plan.days[:days]:
             extra = f"  top-up {d.top_up}" if d.top_up else ""
             lines.append(f"  {d.day.isoformat()}  new {d.new_cards:>3}  reviews {d.reviews:>3}  "
-                         f"drills {len(d.drills)}{'  mock' if d.mock else ''}{extra}")
+                         f"drills {len(d.drills):>2}  ~{format_minutes(d.minutes):<10}"
+                         f"{'  mock' if d.mock else ''}{extra}".rstrip())
         if len(plan.days) > days:
             lines.append(f"  ... {len(plan.days) - days} more days")
     label = "on the day" if plan.mode in ("countdown", "interview-day") else "now"

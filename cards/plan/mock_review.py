@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from cards.plan.mock_score import score_session
 from cards.plan.mock_session import MockSession
@@ -138,15 +138,19 @@ def time_text(item: ItemReview) -> str:
     return f"{_mmss(item.time_s)} of {_mmss(item.budget_s)} budget ({tail})"
 
 
-def format_review(items: Sequence[ItemReview]) -> str:
-    """The revealed items as text (`ppo-drill mock --show`)."""
+def format_review(items: Sequence[ItemReview], shown: Callable[[str], str] = str) -> str:
+    """The revealed items as text (`ppo-drill mock --show`). `shown` turns a card's Markdown into what
+    is printed (as written by default; drawn on a terminal, as `ppo-drill review` draws cards)."""
     lines: list[str] = []
     for it in items:
         lines += ["", f"{it.index + 1}. {it.kind} {it.ref}: {it.outcome}, {time_text(it)}"]
         if it.kind == "question":
-            lines += ["   Question: " + it.question.splitlines()[0] if it.question else "",
-                      "   Your answer:", *(f"     {line}" for line in (it.typed or "(nothing typed)").splitlines()),
-                      "   The card's answer:", *(f"     {line}" for line in it.card_answer.splitlines())]
+            if shown is str:
+                lines += ["   Question: " + it.question.splitlines()[0] if it.question else ""]
+            else:
+                lines += ["   Question:", *(f"     {line}" for line in shown(it.question).splitlines())]
+            lines += ["   Your answer:", *(f"     {line}" for line in (it.typed or "(nothing typed)").splitlines()),
+                      "   The card's answer:", *(f"     {line}" for line in shown(it.card_answer).splitlines())]
             continue
         for m in it.mistakes:
             lines.append(f"   Mistake: {m['title']} [{m['id']}]" + (f": {m['explanation']}" if m["explanation"] else ""))
@@ -159,7 +163,8 @@ def format_review(items: Sequence[ItemReview]) -> str:
         elif not it.code:
             lines.append("   No code was submitted.")
         if it.hints and it.outcome != "passed":
-            lines += ["   Hints:", *(f"     - {' '.join(h.split())}" for h in it.hints)]
+            hints = "\n".join(f"- {' '.join(h.split())}" for h in it.hints)
+            lines += ["   Hints:", *(f"     {line}" for line in shown(hints).splitlines())]
     return "\n".join(lines).strip("\n")
 
 

@@ -8,6 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+#: The same ratings as Anki's Chinese interface names them, for a review in 中文.
+RATING_NAMES_ZH = {1: "重来", 2: "困难", 3: "良好", 4: "简单"}
+
+
+def rating_names(lang: str = "en") -> dict[int, str]:
+    """The four ratings' names in `lang` ("en" or "zh")."""
+    return RATING_NAMES_ZH if lang == "zh" else RATING_NAMES
 
 
 def _trim(value: float) -> str:

@@ -54,15 +54,23 @@ def _rows(result) -> list[tuple] | None:
     return rows
 
 
-def false_alarm_reason(message: str, line_text: str, rejects_model: bool) -> str:
-    """Why a test probably failed a right answer, in words (empty when it cannot be told)."""
+def false_alarm_reason(message: str, line_text: str, rejects_model: bool, fails_every_right: bool = False) -> str:
+    """Why a test probably failed a right answer, in words (empty when it cannot be told).
+    `fails_every_right`: the test fails on every right answer, the model answer included, so what it
+    expects is not what the drill computes (a wrong expected value, or a property the drill lacks)."""
     text = line_text.strip()
+    exact = "==" in text and not re.search(r"approx|isclose|allclose|assert_close|round\(", text)
     if re.search(r"dtype", text + message):
         return ("it assumes a dtype: right answers may compute in float32 or float64; compare values, "
                 "not dtypes")
     if re.search(r"\.shape|\bshape\b|\blen\(", text) or "shape" in message:
         return "it assumes a shape the drill does not promise"
-    if "==" in text and not re.search(r"approx|isclose|allclose|assert_close|round\(", text):
+    if fails_every_right:
+        return ("its expected value disagrees with every right answer (they all fail it): work the expected "
+                "value out again from the definition, on an input small enough to do by hand"
+                + ("; it also compares floats exactly (==), where a tolerance (pytest.approx, np.allclose) "
+                   "is safer" if exact else ""))
+    if exact:
         return ("it compares floats exactly (==): right answers differ in the last digits; compare with a "
                 "tolerance (pytest.approx, np.allclose, torch.testing.assert_close)")
     if re.search(r"\d\.\d{5,}", text) and not rejects_model:
@@ -141,7 +149,13 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
         return lines[n - 1] if 0 < n <= len(lines) else ""
 
     model_failed = {r[0] for r in (model_rows or []) if r[1] != "passed"}
-    right, bugs, false_alarms = [], [], 0
+    # which right answers each test fails: one that fails them all expects what the drill does not compute
+    right_impls = [impl for impl in impls if impl.kind == "right"]
+    fails_on: dict[str, int] = {}
+    for impl in right_impls:
+        for name in {r[0] for r in (outcomes[impl][0] or []) if r[1] != "passed"}:
+            fails_on[name] = fails_on.get(name, 0) + 1
+    right, bugs, unfinished = [], [], 0
     # Right answers first: a test that fails on a right answer (a false alarm) fails whatever it is given,
     # so its failing on a bug catches nothing; a bug counts as caught by the tests that pass on them all.
     ordered = sorted(outcomes.items(), key=lambda item: item[0].kind != "right")
@@ -153,15 +167,16 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                        if report.error is not None else "the test file did not report its results")
                 msg = f"the tests did not finish against this right answer: {why}"
                 failures = [{"test": None, "message": msg, "reason": ""}]
+                unfinished += 1
             else:
                 failures = [{"test": name, "message": message, "line": ln,
-                             "reason": false_alarm_reason(message, line_text(ln), name in model_failed)}
+                             "reason": false_alarm_reason(message, line_text(ln), name in model_failed,
+                                                          fails_on.get(name) == len(right_impls))}
                             for name, outcome, message, ln in rows if outcome != "passed"]
                 msg = "; ".join(
                     f"{f['test']} failed (line {f['line']}): {f['message'] or 'assertion failed'}"
                     + (f" — {f['reason']}" if f["reason"] else "") for f in failures[:3])
             ok = not failures
-            false_alarms += not ok
             untrusted.update(f["test"] for f in failures if f["test"])
             right.append({"id": impl.id, "title": impl.title, "passed": ok, "failures": failures})
             report.checks.append(CheckResult(f"right:{impl.id}", f"passes on {impl.title}", ok,
@@ -188,7 +203,11 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
             report.checks.append(CheckResult(f"catches:{impl.id}", f"catches: {impl.title} [{impl.id}]{by_text}",
                                              caught, message))
     caught_n = sum(b["caught"] for b in bugs)
+    # false alarms are counted in tests (each test that fails on a right answer), not in right answers;
+    # a file that did not finish against a right answer is one more, since no test of it can be named
+    false_alarms = len(untrusted) + (1 if unfinished else 0)
     report.tests = {"caught": caught_n, "known": len(bugs), "false_alarms": false_alarms,
+                    "right_failed": sum(not r["passed"] for r in right),
                     "tests": [r[0] for r in (model_rows or [])], "bugs": bugs, "right": right}
     report.passed = caught_n == len(bugs) and false_alarms == 0 and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3

@@ -48,15 +48,17 @@ class DashboardScreen(Screen):
     """The home screen; its numbers are refreshed every time the candidate comes back to it."""
 
     BINDINGS = [
-        Binding("r", "open('review')", "Review"),
-        Binding("d", "open('drills')", "Drills"),
-        Binding("p", "open('paste')", "Paste"),
-        Binding("m", "open('mock')", "Mock"),
-        Binding("s", "open('stats')", "Stats"),
-        Binding("i", "plan_settings", "Date"),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("r", "open('review')", "Review", tooltip="review the cards due"),
+        Binding("d", "open('drills')", "Drills", tooltip="the drill list"),
+        Binding("p", "open('paste')", "Paste", tooltip="paste code and check it"),
+        Binding("m", "open('mock')", "Mock", tooltip="a timed mock interview"),
+        Binding("s", "open('stats')", "Stats", tooltip="statistics"),
+        Binding("i", "plan_settings", "Date", tooltip="interview date and mock mode (coached or like an interview)"),
+        Binding("question_mark", "app.help", "Help", key_display="?", tooltip="this help"),
+        Binding("q", "app.quit", "Quit", tooltip="quit"),
     ]
+    #: keys the drill table handles (listed in the help)
+    HELP_KEYS = (("enter", "open the highlighted drill"),)
 
     def __init__(self) -> None:
         super().__init__()
@@ -164,10 +166,12 @@ class DashboardScreen(Screen):
         self._show_next(session, numbers)
 
     def _show_drills(self, session, numbers: Numbers | None) -> None:
+        """Fill the drill table. Every column is given its width: a table left to measure its cells
+        itself does so on its next idle, and a frame drawn before that (the dashboard coming back a
+        moment after help opened) would keep every column as narrow as its header until a resize."""
         table = self.query_one("#dash-drills", DataTable)
         row = table.cursor_row
         table.clear(columns=True)  # the columns too: a column never narrows once its content widened it
-        table.add_columns("drill", "min", "status", "best")
         statuses = numbers.statuses if numbers else {}
         rows = []
         for drill in session.drills:
@@ -178,6 +182,11 @@ class DashboardScreen(Screen):
         if not table.size.width:  # not laid out yet: fill it again once it is
             self.call_after_refresh(self._fit_drills)
         fit = _name_width(table.size.width, rows)
+        longest = max([len("drill")] + [len(drill.id) for drill, *_ in rows])
+        widths = [longest if fit is None else min(longest, fit)] + [
+            max([len(header)] + [len(r[i]) for r in rows]) for i, header in ((1, "min"), (2, "status"), (3, "best"))]
+        for header, width in zip(("drill", "min", "status", "best"), widths):
+            table.add_column(header, width=width)
         for drill, minutes, status, best in rows:
             name = drill.id if fit is None or len(drill.id) <= fit else drill.id[:fit - 1] + "…"
             style = {PASSED: "green", FAILED: "red"}.get(status, "dim")

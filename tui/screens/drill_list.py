@@ -21,10 +21,12 @@ class DrillListScreen(Screen):
     """The drill table under four filters; the detail line says what the highlighted drill is."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("f", "focus_filters", "Filters"),
-        Binding("c", "clear_filters", "Clear filters"),
+        Binding("escape", "app.pop_screen", "Back", tooltip="back"),
+        Binding("f", "focus_filters", "Filters", tooltip="go to the filters (tab moves between them)"),
+        Binding("c", "clear_filters", "Clear filters", tooltip="clear the filters"),
     ]
+    #: keys the drill table handles (listed in the help)
+    HELP_KEYS = (("enter", "open the highlighted drill"),)
 
     def compose(self) -> ComposeResult:
         drills = self.app.session.drills

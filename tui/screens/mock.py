@@ -57,27 +57,32 @@ class MockScreen(CheckRunner, Screen):
 
     # Short labels, back first: the footer must fit 80 columns with every key a running item offers.
     BINDINGS = [
-        Binding("escape", "back", "Back", priority=True),
-        Binding("enter", "start", "Start"),
-        Binding("plus,equals_sign", "minutes(5)", "+5 min"),
-        Binding("minus", "minutes(-5)", "-5 min"),
-        Binding("r", "reseed", "New seed"),
-        Binding("c", "continue", "Continue unfinished"),
-        Binding("h", "history", "History"),
-        Binding("ctrl+r", "run_checks", "Run", priority=True),
-        Binding("ctrl+r", "reveal", "Reveal", priority=True),
-        Binding("space", "reveal", "Reveal answer", show=False),
-        Binding("t", "type_answer", "Type"),
+        Binding("escape", "back", "Back", priority=True, tooltip="back (an unfinished mock is kept: c continues it)"),
+        Binding("enter", "start", "Start", tooltip="start panel: start the mock (the clock starts now)"),
+        Binding("plus,equals_sign", "minutes(5)", "+5 min", tooltip="start panel: five minutes more"),
+        Binding("minus", "minutes(-5)", "-5 min", tooltip="start panel: five minutes less"),
+        Binding("r", "reseed", "New seed", tooltip="start panel: draw another seed"),
+        Binding("s", "choose_seed", "Seed", tooltip="start panel: type a seed to replay (the same seed gives "
+                "the same session)"),
+        Binding("c", "continue", "Continue unfinished", tooltip="start panel: continue your unfinished mock"),
+        Binding("h", "history", "History", tooltip="mock history: reopen any scorecard, compare two runs of a "
+                "seed, replay one"),
+        Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="coding item: run the checks"),
+        Binding("ctrl+r", "reveal", "Reveal", priority=True, tooltip="question: reveal the card's answer"),
+        Binding("space", "reveal", "Reveal answer", show=False, tooltip="question: reveal the card's answer"),
+        Binding("t", "type_answer", "Type", tooltip="question: type your answer in the notes box before revealing"),
         # as the card review's 1 Again / 2 Hard / 3 Good: the higher key, the better you knew it
-        Binding("1", "grade('missed')", "Missed"),
-        Binding("2", "grade('partly')", "Partly"),
-        Binding("3", "grade('knew')", "Knew it"),
-        Binding("f2", "focus_prompt", "Prompt"),
-        Binding("f3", "layout", "Wide"),
-        Binding("n", "queue_study_next", "Study next → today"),
-        Binding("ctrl+b", "toggle_pause", "Pause", priority=True),
-        Binding("ctrl+n", "next_item", "Skip", priority=True),
-        Binding("ctrl+f", "finish", "Finish", priority=True),
+        Binding("1", "grade('missed')", "Missed", tooltip="question: you missed it (as a card's Again)"),
+        Binding("2", "grade('partly')", "Partly", tooltip="question: you partly knew it (as Hard)"),
+        Binding("3", "grade('knew')", "Knew it", tooltip="question: you knew it (as Good)"),
+        Binding("f2", "focus_prompt", "Prompt", tooltip="coding item: move to the prompt (arrows and page keys "
+                "scroll it) and back to the editor"),
+        Binding("f3", "layout", "Wide", tooltip="coding item: the editor alone, the prompt alone, side by side"),
+        Binding("n", "queue_study_next", "Study next → today",
+                tooltip="on the scorecard: put its \"study next\" cards and drills on today's plan"),
+        Binding("ctrl+b", "toggle_pause", "Pause", priority=True, tooltip="pause / resume (listed on the scorecard)"),
+        Binding("ctrl+n", "next_item", "Skip", priority=True, tooltip="give up the drill (asks first) / skip the question"),
+        Binding("ctrl+f", "finish", "Finish", priority=True, tooltip="finish now and see the scorecard (asks first)"),
     ]
 
     def __init__(self, plan: MockPlan | None = None, *, session: MockSession | None = None,
@@ -166,7 +171,7 @@ class MockScreen(CheckRunner, Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Offer only the keys that fit what is on screen."""
         s = self.session
-        if action in ("start", "minutes", "reseed"):
+        if action in ("start", "minutes", "reseed", "choose_seed"):
             return not self.started
         if action == "continue":
             return not self.started and bool(self._unfinished_ids)
@@ -230,6 +235,21 @@ class MockScreen(CheckRunner, Screen):
         self._seed = secrets.randbelow(1_000_000)
         self._show_setup()
         self._refresh()
+
+    def action_choose_seed(self) -> None:
+        """Type the seed to plan from (replaying a past mock, or one a friend used)."""
+        from tui.screens.seed_dialog import SeedScreen
+
+        if self.started:
+            return
+
+        def chosen(seed: int | None) -> None:
+            if seed is not None and not self.started:
+                self._seed = seed
+                self._show_setup()
+                self._refresh()
+
+        self.app.push_screen(SeedScreen(self._seed), chosen)
 
     def action_continue(self) -> None:
         ids = self._unfinished()
@@ -448,6 +468,7 @@ class MockScreen(CheckRunner, Screen):
             return
         self._save_answer_now()
         code = self._drill.editor.text
+        self._drill.show_results()
         self._drill.results.show_running()
         self.start_check(code, item.ref, item.framework, {"index": item.index, "code": code})
 
@@ -480,6 +501,7 @@ class MockScreen(CheckRunner, Screen):
 
     def check_done(self, report, context) -> None:
         s = self.session
+        self._drill.show_results()
         self._drill.results.show_report(report, reveal=self._coached)
         if s.finished or s.current is None or s.current.index != context["index"]:
             return  # the candidate moved on (or time ran out) while the checks ran
@@ -494,4 +516,5 @@ class MockScreen(CheckRunner, Screen):
             self.notify("Passed: on to the next item.")
 
     def check_failed(self, title: str, message: str, context) -> None:
+        self._drill.show_results()
         self._drill.results.show_message(title, message)

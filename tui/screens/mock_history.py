@@ -51,10 +51,14 @@ class MockHistoryScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("enter", "open", "Scorecard", show=True),
-        Binding("c", "compare", "Compare runs"),
-        Binding("n", "queue_study_next", "Study next → today"),
-        Binding("escape", "back", "Back"),
+        Binding("enter", "open", "Scorecard", show=True, tooltip="reopen the highlighted mock's scorecard, "
+                "everything revealed"),
+        Binding("c", "compare", "Compare runs", tooltip="compare with another run of the same seed"),
+        Binding("r", "replay", "Replay seed", tooltip="a new mock of the same seed and length, from its start "
+                "panel (runs of one seed can then be compared)"),
+        Binding("n", "queue_study_next", "Study next → today",
+                tooltip="on a scorecard: put its \"study next\" on today's plan"),
+        Binding("escape", "back", "Back", tooltip="back (to the list, then out)"),
     ]
 
     def __init__(self, store) -> None:
@@ -92,7 +96,7 @@ class MockHistoryScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "open":
             return self.view == "history-list" and bool(self.history)
-        if action == "compare":
+        if action in ("compare", "replay"):
             return self.view in ("history-list", "history-scorecard") and bool(self.history)
         if action == "queue_study_next":
             return self.view == "history-scorecard"
@@ -139,7 +143,7 @@ class MockHistoryScreen(Screen):
         other = other_run(self.store, mock_id)
         if other is None:
             seed = next(m.seed for m in self.history if m.mock_id == mock_id)
-            self.notify(f"No other finished run of seed {seed}: replay it with ppo-drill mock --seed {seed}.")
+            self.notify(f"No other finished run of seed {seed} yet: press r to replay it, then compare.")
             return
         try:
             comp = compare_runs(self.store, other, mock_id)
@@ -148,6 +152,25 @@ class MockHistoryScreen(Screen):
             return
         self.query_one("#history-compare", Static).update(comparison_table(comp))
         self._switch("history-compare-view")
+
+    def action_replay(self) -> None:
+        """A fresh mock of the selected one's plan (same seed, length and drills), on its start panel in
+        place of the mock screen this history was opened from (one not running)."""
+        from tui.screens.mock import MockScreen
+
+        mock_id = self._selected()
+        if mock_id is None:
+            return
+        try:
+            plan = load_finished(self.store, mock_id).plan
+        except (KeyError, ValueError, StoreError) as exc:
+            self.notify(str(exc), title="Cannot replay that mock", severity="error", timeout=20)
+            return
+        self.app.pop_screen()
+        below = self.app.screen
+        if isinstance(below, MockScreen) and (below.session is None or below.session.finished):
+            self.app.pop_screen()
+        self.app.push_screen(MockScreen(plan))
 
     def action_queue_study_next(self) -> None:
         from cards.plan.interview import queue_study_next

@@ -31,12 +31,16 @@ class PasteScreen(CheckRunner, Screen):
     """An editor to paste into, optional drill and framework choices, and the results panel."""
 
     BINDINGS = [
-        Binding("ctrl+r", "run_checks", "Check", priority=True),
-        Binding("ctrl+o", "focus_path", "Load file"),
-        Binding("ctrl+l", "card", "Review card"),
-        Binding("ctrl+n", "clear", "Clear", priority=True),
-        Binding("ctrl+e", "focus_editor", "Editor", show=False),
-        Binding("escape", "app.pop_screen", "Back", priority=True),
+        Binding("ctrl+r", "run_checks", "Check", priority=True, tooltip="check"),
+        Binding("ctrl+o", "focus_path", "Load file", tooltip="load a file (type its path above, then enter)"),
+        Binding("ctrl+l", "card", "Review card", tooltip="review the card of the named mistake"),
+        Binding("ctrl+n", "clear", "Clear", priority=True, tooltip="clear the box (ctrl+z brings it back)"),
+        Binding("f2", "toggle_results", "Results", tooltip="move to the results (arrows and page keys "
+                "scroll them) and back to the editor"),
+        Binding("alt+down", "page_results(1)", "Scroll", show=False, tooltip="page the results down"),
+        Binding("alt+up", "page_results(-1)", "Scroll", show=False, tooltip="page the results up"),
+        Binding("ctrl+e", "focus_editor", "Editor", show=False, tooltip="back to the editor"),
+        Binding("escape", "app.pop_screen", "Back", priority=True, tooltip="back"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -85,6 +89,19 @@ class PasteScreen(CheckRunner, Screen):
 
     def action_focus_editor(self) -> None:
         self.query_one("#paste-editor", TextArea).focus()
+
+    def action_toggle_results(self) -> None:
+        """The keyboard to the results (arrows, page keys, home and end scroll them), or back."""
+        panel = self.query_one(ResultsPanel)
+        if panel.has_focus:
+            self.action_focus_editor()
+        else:
+            panel.focus()
+
+    def action_page_results(self, direction: int) -> None:
+        """Page the results while the cursor stays in the editor."""
+        panel = self.query_one(ResultsPanel)
+        (panel.scroll_page_down if direction > 0 else panel.scroll_page_up)(animate=False)
 
     def action_run_checks(self) -> None:
         code = self.query_one("#paste-editor", TextArea).text

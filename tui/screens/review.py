@@ -36,16 +36,18 @@ class ReviewScreen(Screen):
     """Front, reveal, rate 1-4 (intervals on the buttons), undo, language; see the module docstring."""
 
     BINDINGS = [
-        Binding("space", "reveal", "Show answer"),
-        Binding("1", "rate(1)", "Again"),
-        Binding("2", "rate(2)", "Hard"),
-        Binding("3", "rate(3)", "Good"),
-        Binding("4", "rate(4)", "Easy"),
-        Binding("u", "undo", "Undo"),
-        Binding("a", "practise_ahead", "Practise ahead"),
-        Binding("w", "drill_ahead", "Drill ahead"),
-        Binding("l", "language", "中文/EN"),
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("space", "reveal", "Show answer", tooltip="show the answer"),
+        Binding("1", "rate(1)", "Again", tooltip="Again: you did not know it (it comes back soon)"),
+        Binding("2", "rate(2)", "Hard", tooltip="Hard: you knew it, with effort"),
+        Binding("3", "rate(3)", "Good", tooltip="Good: you knew it"),
+        Binding("4", "rate(4)", "Easy", tooltip="Easy: you knew it at once"),
+        Binding("u", "undo", "Undo", tooltip="undo the last rating"),
+        Binding("a", "practise_ahead", "Practise ahead",
+                tooltip="when nothing is due: practise ahead (a preview; ratings are not recorded)"),
+        Binding("w", "drill_ahead", "Drill ahead", tooltip="when nothing is due: practise ahead on the drill "
+                "of lowest recall (its checks change no schedule)"),
+        Binding("l", "language", "中文/EN", tooltip="English / 中文 (remembered)"),
+        Binding("escape", "app.pop_screen", "Back", tooltip="back"),
     ]
 
     def __init__(self, card_ids: list[str] | None = None) -> None:
@@ -234,14 +236,21 @@ class ReviewScreen(Screen):
         if self.card is None or self.revealed:
             return
         self.revealed = True
-        now = self.scheduler.now()
-        bar = self.query_one(RatingBar)
-        if self.preview_ids is not None:  # no interval: the rating changes nothing
-            bar.show_preview({r: now for r in RATING_NAMES}, now, note="preview")
-        else:
-            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz)
+        self._label_ratings()
         self._show(back=True)
         self.query_one("#review-card").scroll_home(animate=False)
+
+    def _label_ratings(self) -> None:
+        """The rating buttons' names (in the review's language) and intervals for the card shown."""
+        now = self.scheduler.now()
+        bar = self.query_one(RatingBar)
+        lang = self.app.session.language
+        if self.preview_ids is not None:  # no interval: the rating changes nothing
+            bar.show_preview({r: now for r in RATING_NAMES}, now, note="预览" if lang == "zh" else "preview",
+                             lang=lang)
+        else:
+            bar.show_preview(self.scheduler.preview(self.card.id, now), now, fuzz=self.app.session.fuzz,
+                             lang=lang)
 
     def action_rate(self, rating: int) -> None:
         if self.card is None or not self.revealed:
@@ -303,3 +312,5 @@ class ReviewScreen(Screen):
         self.query_one("#review-front", MarkdownText).update_markdown(front)
         self.query_one("#review-back", MarkdownText).update_markdown(back)
         self._meta()
+        if self.revealed:
+            self._label_ratings()

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from rich.text import Text
 from textual_plotext import PlotextPlot
 
+from tui.widgets.table_fit import clip, fit_columns
 from tui.widgets.textual_guards import Header
 
 
@@ -33,6 +34,16 @@ def _minutes(seconds: float | None) -> str:
 #: Line colours of the drill-times plot, named as both plotext and Rich know them: the table below the
 #: plot shows each drill's name in its line's colour (a legend inside the plot would cover the data).
 LINE_COLORS = ("red", "green", "blue", "yellow", "magenta", "cyan")
+
+
+def _fill(table: DataTable, headers: tuple[str, ...], rows: list[tuple[str, ...]], flexible: set[int],
+          width: int) -> list[int]:
+    """Add `headers` as columns fitted to `width` (the `flexible` ones give way); their widths."""
+    natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    widths = fit_columns(width, natural, flexible)
+    for header, w in zip(headers, widths):
+        table.add_column(header, width=w)
+    return widths
 
 
 def count_ticks(plt, highest: int | float) -> None:
@@ -57,9 +68,12 @@ class StatsScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("r", "reload", "Refresh"),
-        Binding("escape", "back", "Back"),
+        Binding("r", "reload", "Refresh", tooltip="refresh"),
+        Binding("escape", "back", "Back", tooltip="back"),
     ]
+    #: keys the tabs and tables handle (listed in the help)
+    HELP_KEYS = (("left,right", "the next tab (when the tabs have focus)"),
+                 ("enter", "pitfall profile: review the highlighted mistake's card"))
 
     def __init__(self, days: int = 30) -> None:
         super().__init__()
@@ -154,19 +168,35 @@ class StatsScreen(Screen):
         self._readiness(data.get("plan"))
 
     def _readiness(self, plan: dict | None) -> None:
+        """Every topic on one line each, fitted to the screen's width: the topic and its weakest items
+        give way (cut with …), the figures always show whole."""
         table = self.query_one("#readiness-table", DataTable)
         table.clear(columns=True)
+        self._readiness_width = self.size.width
         if not plan:
             return
         when = "on the interview day" if plan["mode"] in ("countdown", "interview-day") else "now"
         self.query_one("#readiness-help", Static).update(
             f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall.")
-        table.add_columns("ready", "topic", "cards seen", "drills tried", "weakest")
+        rows = []
         for t in plan["readiness"]["topics"]:
-            style = "red" if t["readiness"] < 0.5 else "yellow" if t["readiness"] < 0.9 else "green"
-            drills = f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-"
-            table.add_row(Text(f"{100 * t['readiness']:.0f}%", style=style), t["title"],
-                          f"{t['cards_seen']}/{t['cards']}", drills, ", ".join(t["weakest"]), key=t["topic"])
+            rows.append((f"{100 * t['readiness']:.0f}%", t["title"], f"{t['cards_seen']}/{t['cards']}",
+                         f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-", ", ".join(t["weakest"]),
+                         t["readiness"], t["topic"]))
+        headers = ("ready", "topic", "cards", "drills", "weakest")
+        natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+        widths = fit_columns(self.size.width, natural, flexible={1, 4}, minimum=12)
+        for header, width in zip(headers, widths):
+            table.add_column(header, width=width)
+        for ready, title, cards, drills, weakest, value, topic in rows:
+            style = "red" if value < 0.5 else "yellow" if value < 0.9 else "green"
+            table.add_row(Text(ready, style=style), clip(title, widths[1]), cards, drills,
+                          clip(weakest, widths[4]), key=topic)
+
+    def on_resize(self) -> None:
+        """The tables are fitted to the screen's width: fill them again for a new one."""
+        if self.data is not None and self.size.width != getattr(self, "_readiness_width", None):
+            self.show(self.data)
 
     def _plot_reviews(self, data: dict) -> None:
         days = data["reviews_per_day"]
@@ -230,14 +260,18 @@ class StatsScreen(Screen):
         plot.refresh()
         table = self.query_one("#drill-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("drill", "target", "best pass", "last", "timed passed", "within target", "all checks")
+        rows = []
         for t in times:
             last = t["attempts"][-1]["elapsed_s"] if t["attempts"] else None
             within = sum(1 for a in t["attempts"] if a["within_target"])
-            name = Text(t["drill"], style=colors.get(t["drill"], ""))
-            table.add_row(name, _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
-                          f"{t['passes']}/{len(t['attempts'])}", str(within),
-                          f"{t.get('checks_passed', 0)}/{t.get('checks', 0)}", key=t["drill"])
+            rows.append((t["drill"], _minutes(t["target_s"]), _minutes(t["best_s"]), _minutes(last),
+                         f"{t['passes']}/{len(t['attempts'])}", str(within),
+                         f"{t.get('checks_passed', 0)}/{t.get('checks', 0)}"))
+        # timed passed / passes within the target / all checks passed; the drill id gives way at 80 columns
+        widths = _fill(table, ("drill", "target", "best pass", "last", "passed", "in target", "checks"), rows,
+                       {0}, self.size.width)
+        for row in rows:
+            table.add_row(Text(clip(row[0], widths[0]), style=colors.get(row[0], "")), *row[1:], key=row[0])
 
     def _mocks(self, mocks: list[dict]) -> None:
         plot = self.query_one("#plot-mocks", PlotextPlot)
@@ -255,18 +289,20 @@ class StatsScreen(Screen):
         plot.refresh()
         table = self.query_one("#mock-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("finished", "score", "correctness", "minutes", "seed")
-        for m in mocks:
-            table.add_row(m["finished_at"][:16].replace("T", " "), f"{m['score']:.1f}",
-                          f"{m['correctness']:.1f}%", str(m["minutes"]), str(m["seed"]), key=m["mock_id"])
+        rows = [(m["finished_at"][:16].replace("T", " "), f"{m['score']:.1f}", f"{m['correctness']:.1f}%",
+                 str(m["minutes"]), str(m["seed"])) for m in mocks]
+        _fill(table, ("finished", "score", "correctness", "minutes", "seed"), rows, {0}, self.size.width)
+        for row, m in zip(rows, mocks):
+            table.add_row(*row, key=m["mock_id"])
 
     def _pitfalls(self, pitfalls: list[dict]) -> None:
         table = self.query_one("#pitfall-table", DataTable)
         table.clear(columns=True)
-        table.add_columns("count", "mistake", "last seen", "card", "drills")
-        for p in pitfalls:
-            table.add_row(str(p["count"]), p["title"], p["last_seen"][:10], p["card"] or "-",
-                          ", ".join(p["drills"]), key=p["mistake"])
+        rows = [(str(p["count"]), p["title"], p["last_seen"][:10], p["card"] or "-", ", ".join(p["drills"]))
+                for p in pitfalls]
+        widths = _fill(table, ("count", "mistake", "last seen", "card", "drills"), rows, {1, 3, 4}, self.size.width)
+        for row, p in zip(rows, pitfalls):
+            table.add_row(*(clip(cell, w) for cell, w in zip(row, widths)), key=p["mistake"])
         if not pitfalls:
             self.query_one("#pitfall-help", Static).update(
                 "No mistakes named yet: the checker names them as you run drills.")

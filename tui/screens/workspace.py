@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 
 from rich.markup import escape
@@ -38,20 +39,26 @@ class WorkspaceScreen(CheckRunner, Screen):
 
     # Footer order is what fits at 80 columns first: back, run, hint, the two view keys, then the rest
     # (every key is in the help, f1).
+    # The footer holds what fits at 80 columns, back, run, hint and the two view keys first; the pause key
+    # is shown by the clock it pauses (every key is in the help, f1).
     BINDINGS = [
-        Binding("escape", "back", "Back", priority=True, tooltip="Back (your code is saved)"),
-        Binding("ctrl+r", "run_checks", "Run", priority=True, tooltip="Run the checks"),
-        Binding("ctrl+t", "hint", "Hint", tooltip="Show the next hint"),
-        Binding("f2", "next_tab", "Tabs", tooltip="Prompt, hints, results"),
-        Binding("f3", "layout", "Wide", tooltip="Side by side, editor alone, prompt alone"),
-        Binding("alt+down", "scroll_side(1)", "Scroll", show=False, tooltip="Page the prompt, hints or results down"),
-        Binding("alt+up", "scroll_side(-1)", "Scroll", show=False, tooltip="Page the prompt, hints or results up"),
-        Binding("ctrl+l", "card", "Card", tooltip="Review the named mistake's card"),
-        Binding("ctrl+b", "pause", "Pause", tooltip="Pause or resume the clock"),
-        Binding("ctrl+g", "solution", "Answer", tooltip="Show the model answer"),
-        Binding("ctrl+n", "reset", "Reset", tooltip="Back to the starter (asks first)"),
-        Binding("ctrl+f", "framework", "Fw", tooltip="Switch framework"),
-        Binding("ctrl+o", "editor", "Edit", tooltip="Open the answer in $EDITOR"),
+        Binding("escape", "back", "Back", priority=True, tooltip="back (your code is saved)"),
+        Binding("ctrl+r", "run_checks", "Run", priority=True,
+                tooltip="run the checks (a second run replaces the first)"),
+        Binding("ctrl+t", "hint", "Hint", tooltip="the next hint (three levels, from a nudge to nearly the answer)"),
+        Binding("f2", "next_tab", "Tabs", tooltip="switch between prompt, hints and results"),
+        Binding("f3", "layout", "Wide", tooltip="layout: side by side, the editor alone, the prompt alone (for "
+                "small terminals; arrows and page keys scroll it)"),
+        Binding("alt+down", "scroll_side(1)", "Scroll", show=False,
+                tooltip="page the prompt, hints or results down from the editor"),
+        Binding("alt+up", "scroll_side(-1)", "Scroll", show=False,
+                tooltip="page the prompt, hints or results up from the editor"),
+        Binding("ctrl+l", "card", "Card", tooltip="review the card of the named mistake"),
+        Binding("ctrl+g", "solution", "Answer", tooltip="show the model answer (asks first)"),
+        Binding("ctrl+n", "reset", "Reset", tooltip="reset to the starter (asks first)"),
+        Binding("ctrl+f", "framework", "Fw", tooltip="switch framework (numpy / torch)"),
+        Binding("ctrl+o", "editor", "Edit", tooltip="open the answer in $EDITOR (or $VISUAL)"),
+        Binding("ctrl+b", "pause", "Pause", show=False, tooltip="pause / resume the clock (shown by the clock)"),
     ]
 
     def __init__(self, drill, framework: str | None = None, preview: bool = False) -> None:
@@ -80,7 +87,7 @@ class WorkspaceScreen(CheckRunner, Screen):
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
             self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
-                                        id="ws-clock")
+                                        key="^b", id="ws-clock")
             yield self._countdown
         with Horizontal(id="ws-main"):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
@@ -314,6 +321,8 @@ class WorkspaceScreen(CheckRunner, Screen):
             yes="Reset"), done)
 
     def action_solution(self) -> None:
+        """The model answer, always after a question (a stray ctrl+g must not spoil the practice)."""
+
         def show(yes: bool | None = True) -> None:
             if yes:
                 self.app.push_screen(CodeScreen(
@@ -322,27 +331,47 @@ class WorkspaceScreen(CheckRunner, Screen):
 
         store = self.app.session.store
         tried = self.checks_run or (store is not None and store.attempts(self.drill.id))
-        if tried:
-            show()
-        else:
-            self.app.push_screen(ConfirmScreen(
-                "You have not run the checks on this drill yet.\nShow the model answer anyway?",
-                yes="Show it"), show)
+        question = ("Show the model answer?\nSeeing it spoils this attempt's recall practice." if tried else
+                    "You have not run the checks on this drill yet.\nShow the model answer anyway?")
+        self.app.push_screen(ConfirmScreen(question, yes="Show it"), show)
 
     def action_editor(self) -> None:
+        """Open the answer in $VISUAL / $EDITOR; the app comes back whatever the editor does. An
+        editor that cannot be found is said before the screen is handed over; one that fails to
+        start is said after the app resumes (an exception inside `App.suspend()` would skip the
+        resume and leave a blank screen that takes no keys)."""
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
             self.notify("Set $EDITOR (or $VISUAL) to edit in your own editor.", severity="warning")
             return
+        try:
+            command = shlex.split(editor)
+        except ValueError as exc:
+            self.notify(f"Cannot read $EDITOR ({editor!r}): {exc}", severity="error", timeout=15)
+            return
+        if not command or shutil.which(command[0]) is None:
+            self.notify(f"Cannot open your editor: {command[0] if command else editor} was not found. "
+                        "Set $EDITOR (or $VISUAL) to an editor on your PATH.",
+                        title="Editor not found", severity="error", timeout=15)
+            return
         self._baseline = None
         self.save_now()
         path = drafts.draft_path(self.drill.id, self.framework)
+        failure: str | None = None
         try:
             with self.app.suspend():
-                subprocess.run([*shlex.split(editor), str(path)], check=False)
-        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing
+                try:
+                    status = subprocess.run([*command, str(path)], check=False).returncode
+                except (OSError, subprocess.SubprocessError) as exc:  # not executable, vanished, ...
+                    failure = f"{command[0]} could not be started: {exc}"
+                else:
+                    if status:
+                        failure = f"{command[0]} exited with status {status}"
+        except Exception as exc:  # noqa: BLE001 - SuspendNotSupported: no terminal to hand over
             self.notify(f"Could not open {editor}: {exc}", severity="error")
             return
+        if failure:
+            self.notify(failure, title="Editor", severity="warning", timeout=15)
         text = drafts.load_draft(self.drill.id, self.framework)
         if text is not None and text != self.editor.text:
             self._baseline = text

@@ -1,6 +1,7 @@
 """`CodeEditor`: the Python editor of the drill, paste and mock screens — Textual's code editor plus
 auto-indent, so typing Python line by line keeps its blocks: Enter indents the new line to the
-previous line's level, one level more after a line ending in ":". Pasted text (a terminal paste
+previous line's level, one level more after a line ending in ":", and Backspace in a line's leading
+spaces removes one level. Pasted text (a terminal paste
 arrives as one Paste event, not as keys) is inserted exactly as it was copied.
 
 Code longer than `HIGHLIGHT_LIMIT` characters is shown without syntax highlighting: Textual's
@@ -30,6 +31,16 @@ class CodeEditor(TextArea):
         if not self.read_only:
             self._fit_language(len(self.text) + len(event.text))
 
+    def on_resize(self) -> None:
+        """A wider editor (f3, a bigger terminal) keeps no horizontal scroll it no longer needs: the
+        view goes back to the lines' start and scrolls only as far as the cursor needs."""
+        self.call_after_refresh(self._scroll_from_the_left)
+
+    def _scroll_from_the_left(self) -> None:
+        if self.scroll_x:
+            self.scroll_to(x=0, animate=False, immediate=True)
+            self.scroll_cursor_visible()
+
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if self._language_for_size is not None:  # shortened far enough to highlight again?
             self._fit_language(len(self.text))
@@ -56,7 +67,26 @@ class CodeEditor(TextArea):
             indent += "\t" if self.indent_type == "tabs" else " " * self.indent_width
         return indent
 
+    def dedent_span(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """What Backspace removes when the cursor sits in a line's leading spaces: back to the previous
+        indent stop (one level), else None (Backspace removes one character as usual)."""
+        start, end = self.selection
+        if start != end or self.indent_type != "spaces":
+            return None
+        row, column = end
+        left = self.document[row][:column]
+        if not left or left.strip(" "):
+            return None
+        width = max(1, self.indent_width)
+        return (row, column - (column % width or width)), (row, column)
+
     async def _on_key(self, event: events.Key) -> None:
+        if event.key == "backspace" and not self.read_only and (span := self.dedent_span()) is not None:
+            event.stop()
+            event.prevent_default()
+            self._restart_blink()
+            self._replace_via_keyboard("", *span)
+            return
         if event.key == "enter" and not self.read_only:
             event.stop()
             event.prevent_default()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable
 
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -23,8 +24,11 @@ class Countdown(Static):
 
     paused: reactive[bool] = reactive(False)
 
-    def __init__(self, target_s: float, clock: Callable[[], datetime], already_s: float = 0.0, **kwargs) -> None:
+    def __init__(self, target_s: float, clock: Callable[[], datetime], already_s: float = 0.0,
+                 key: str = "", **kwargs) -> None:
+        """`key`: the pause key, shown after the time (the footer has no room for it at 80 columns)."""
         super().__init__(**kwargs)
+        self.key = key
         self.target_s = target_s
         self.clock = clock
         self.already_s = already_s
@@ -69,4 +73,5 @@ class Countdown(Static):
             text = f"{format_seconds(left)} left"
         else:
             text = f"+{format_seconds(-left)} over"
-        self.update(f"⏸ {text} (paused)" if self.paused else f"⏱ {text}")
+        key = Text(f" {self.key}", style="dim") if self.key else ""
+        self.update(Text.assemble(f"⏸ {text} (paused)" if self.paused else f"⏱ {text}", key))

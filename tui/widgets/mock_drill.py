@@ -60,9 +60,15 @@ class MockDrill(Horizontal):
             f"## {item.index + 1}. {title}\n\n*{item.framework} · {item.difficulty} · "
             f"target {item.target_minutes} min*\n\n{prompt}")
         self.prompt_scroll.scroll_home(animate=False)
+        self.remove_class(*self.LAYOUTS[1:])  # each item opens side by side: its title and prompt first
         self.editor.load_text(answer)
         self.results.show_message("No checks run yet", "ctrl+r runs the checks; a pass moves on.")
         self.editor.focus()
+
+    def show_results(self) -> None:
+        """Bring the prompt and results back beside the editor (a run of the checks with the editor
+        alone would otherwise show nothing); the cursor stays where it is."""
+        self.remove_class("-wide-editor")
 
     def focus_prompt(self) -> None:
         """Move the keyboard to the prompt (arrows and page keys scroll it), or back to the editor."""

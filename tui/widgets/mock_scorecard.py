@@ -1,6 +1,7 @@
 """`MockScorecard`: the end of a mock interview: the scorecard as `cards.plan.mock.format_scorecard`
 writes it (items, score with its rubric, pauses, what to study next), then everything the mock kept
-back, item by item (`cards.plan.mock_review.review_items`): the typed answer beside the card's answer,
+back, item by item (`cards.plan.mock_review.review_items`): the typed answer beside the card's answer
+(drawn as Markdown, as the review draws cards),
 the submitted code against the model answer as a diff, the named mistakes with their explanations and
 the hints, and the time against its budget. Scrollable.
 
@@ -50,6 +51,13 @@ class _Hanging:
             yield Text(line, no_wrap=True, overflow="crop")
 
 
+def _markdown(text: str):
+    """Card text drawn as Markdown, as the card review draws it (code lines broken, not cropped)."""
+    from tui.widgets.markdown_text import MarkdownText
+
+    return MarkdownText._render_md(text)
+
+
 def _diff_text(lines: Sequence[str]) -> Text:
     text = Text()
     for line in lines:
@@ -70,11 +78,14 @@ def review_renderable(items: Sequence[Any]) -> Group:
         parts.append(Text.assemble((f"{it.index + 1}. {it.kind} {it.ref}  ", "bold"), (it.outcome, style),
                                    f"  ·  {time_text(it)}"))
         if it.kind == "question":
-            parts.append(Text(it.question, style="italic"))
+            parts.append(_markdown(it.question))
             table = Table(expand=True, show_lines=False, pad_edge=False)
             table.add_column("Your answer", ratio=1, overflow="fold")
             table.add_column("The card's answer", ratio=1, overflow="fold")
-            table.add_row(Text(it.typed or "(nothing typed)", style="" if it.typed else "dim"), Text(it.card_answer))
+            # the card's text is Markdown (bold, code), drawn as the review draws it; what was typed is
+            # shown exactly as typed
+            table.add_row(Text(it.typed or "(nothing typed)", style="" if it.typed else "dim"),
+                          _markdown(it.card_answer))
             parts.append(table)
         else:
             for m in it.mistakes:
@@ -92,7 +103,7 @@ def review_renderable(items: Sequence[Any]) -> Group:
                 parts.append(Text("No code was submitted.", style="dim"))
             if it.hints and it.outcome != "passed":
                 parts.append(Text("Hints:", style="bold"))
-                parts.extend(Text("  - " + " ".join(h.split())) for h in it.hints)
+                parts.append(_markdown("\n".join("- " + " ".join(h.split()) for h in it.hints)))
         parts.append(Text(""))
     return Group(*parts)
 

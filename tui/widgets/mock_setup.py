@@ -19,8 +19,9 @@ def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue:
     lines = [f"# Mock interview: {minutes} minutes", "",
              f"Seed **{seed}**: {len(plan.drills)} coding drills and "
              f"{len(plan.questions)} follow-up questions on {topics}.", "",
-             "One overall clock, and a soft budget per item. The clock runs while this screen "
-             "is open; **ctrl+b** pauses it, and every pause is listed on the scorecard.", "",
+             "One overall clock, and a soft budget per item. The clock has not started: it starts "
+             "when you press **enter**, and then runs while the mock is open; **ctrl+b** pauses it, and "
+             "every pause is listed on the scorecard.", "",
              "Coding: write the function in the editor, **ctrl+r** runs the checks (a pass moves "
              "on; **ctrl+n** gives up; **f2** moves to the prompt and back). Questions: answer aloud "
              "(or **t** to type), **ctrl+r** reveals the card's answer, then grade yourself "
@@ -31,7 +32,7 @@ def setup_text(plan: Any, minutes: int, seed: int, *, saved: bool, can_continue:
               "mistake, its explanation and the hints are revealed on the scorecard (**i** on the "
               "dashboard switches to coached mocks)."), "",
              "**enter** starts · **+ / -** changes the minutes · **r** draws another seed · "
-             "**h** mock history"]
+             "**s** types a seed to replay · **h** mock history"]
     if not saved:
         lines += ["", "*Progress is not available, so this mock will not be saved.*"]
     if can_continue:

@@ -12,7 +12,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-TOPIC_LINES = 4
+TOPIC_LINES = 5
 
 
 def _pct(x: float) -> str:
@@ -28,22 +28,19 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
                                    " sets one and the plan counts down to it", no_wrap=True,
                                    overflow="ellipsis"))
     done, target = plan.progress
-    if plan.mode == "countdown":
-        head = (f"Interview {plan.interview.isoformat()} · {plan.days_left} day"
-                f"{'s' if plan.days_left != 1 else ''} left")
+    if plan.mode == "countdown":  # short enough for 80 columns with today's progress and time after it
+        head = f"Interview in {plan.days_left} day{'s' if plan.days_left != 1 else ''}"
     elif plan.mode == "interview-day":
         head = "Interview today: nothing new, a light review"
     else:
         head = f"Interview was {plan.interview.isoformat()} · plain spaced review"
-    lines = [Text.assemble((head, "bold"), f" · today {done}/{target}", no_wrap=True, overflow="ellipsis")]
-    parts: list[tuple[str, str] | str] = []
-    for t in plan.tasks:
-        mark = ("✓ ", "green") if t.complete else ("· ", "yellow")
-        amount = f" {t.done}/{t.target}" if t.kind in ("new", "reviews") else ""
-        label = t.ref if t.kind in ("drill", "card") and t.ref else t.label
-        parts += [mark, f"{label}{amount}  "]
-    if parts:
-        lines.append(Text.assemble(*parts, overflow="fold"))
+    from cards.plan.interview import format_minutes
+
+    planned, left = plan.minutes_today
+    time_left = f" · {format_minutes(left, short=True)} to go" if planned else ""
+    lines = [Text.assemble((head, "bold"), f" · today {done}/{target}{time_left}", no_wrap=True,
+                           overflow="ellipsis")]
+    lines.append(_tasks_line(plan.tasks))
     if plan.cannot_promise:
         lines.append(Text("! Too little time: ppo-drill plan lists what to cut",
                           style="bold red", no_wrap=True, overflow="ellipsis"))
@@ -57,6 +54,33 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
         lines.append(Text.assemble((f"{_pct(t.readiness):>4} ", style), t.title, no_wrap=True,
                                    overflow="ellipsis"))
     return Group(*lines)
+
+
+def _tasks_line(tasks) -> Text:
+    """Today's tasks on one line, so the readiness below keeps its room: the counted ones (new cards,
+    reviews) with their progress, the mock, the study-next cards, then the drills as done/planned with
+    the names of those left (last: what a narrow screen cuts)."""
+    parts: list[tuple[str, str] | str] = []
+
+    def mark(done: bool) -> tuple[str, str]:
+        return ("✓ ", "green") if done else ("· ", "yellow")
+
+    for t in tasks:
+        if t.kind in ("new", "reviews"):
+            parts += [mark(t.complete), f"{t.label} {t.done}/{t.target}  "]
+    for t in tasks:
+        if t.kind == "mock":
+            parts += [mark(t.complete), "mock interview  "]
+    cards = [t for t in tasks if t.kind == "card"]
+    if cards:
+        done = sum(t.complete for t in cards)
+        parts += [mark(done == len(cards)), f"study next {done}/{len(cards)}  "]
+    drills = [t for t in tasks if t.kind == "drill"]
+    if drills:
+        done = sum(t.complete for t in drills)
+        left = [t.ref or t.label for t in drills if not t.complete]
+        parts += [mark(not left), f"drills {done}/{len(drills)}" + (f": {', '.join(left)}" if left else "") + "  "]
+    return Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
 
 
 class PlanPanel(Static):

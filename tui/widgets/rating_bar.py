@@ -1,5 +1,6 @@
 """`RatingBar`: the four answer buttons of a card review, each with the interval it would give
-(Anki style: "Good · 3d"; with fuzzing on, the range the review can land in: "Easy · 6-11d")."""
+(Anki style: "Good · 3d"; with fuzzing on, the range the review can land in: "Easy · 6-11d"), named
+in the review's language ("良好 · 3d" in 中文)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -10,7 +11,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button
 
-from cards.schedule.intervals import RATING_NAMES, format_preview
+from cards.schedule.intervals import RATING_NAMES, format_preview, rating_names
 
 _VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
 
@@ -34,11 +35,11 @@ class RatingBar(Horizontal):
                          compact=False)
 
     def show_preview(self, preview: dict[int, datetime], now: datetime, fuzz: bool = True,
-                     note: str | None = None) -> None:
-        """Label each button with the interval its rating would give from `now` (unfuzzed `preview`;
-        with `fuzz`, the range fuzzing can move it to), or with `note` where a rating changes no
-        schedule (practising ahead)."""
-        for rating, name in RATING_NAMES.items():
+                     note: str | None = None, lang: str = "en") -> None:
+        """Label each button, named in `lang` ("en" or "zh"), with the interval its rating would give
+        from `now` (unfuzzed `preview`; with `fuzz`, the range fuzzing can move it to), or with `note`
+        where a rating changes no schedule (practising ahead)."""
+        for rating, name in rating_names(lang).items():
             self.query_one(f"#rate-{rating}", Button).label = (
                 f"{rating} {name} · {note or format_preview(preview[rating] - now, fuzz)}")
 

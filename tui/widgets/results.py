@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import LoadingIndicator, Static
 
-from checker.report import Report, fmt, printed_lines
+from checker.report import Report, fmt, printed_lines, tests_summary
 
 
 ERROR_TITLES = {  # checker.sandbox.model.ERROR_KINDS and the engine's own, as a person reads them
@@ -38,18 +38,20 @@ def _marked(mark: str, style: str, text: Text) -> Table:
 
 
 def _counterexample_table(report: Report) -> Table:
+    """Every cell is a `Text`, never markup: a row such as `[nan, nan]` would read as a style tag and
+    vanish."""
     cx = report.counterexample
-    table = Table(title=f"Smallest counterexample ({cx.label})", title_justify="left",
+    table = Table(title=Text(f"Smallest counterexample ({cx.label})"), title_justify="left",
                   show_header=True, header_style="bold", expand=True, pad_edge=False)
     table.add_column("", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
     for name, value in cx.inputs.items():
-        table.add_row(name, fmt(value))
+        table.add_row(Text(name), Text(fmt(value)))
     for name, value in cx.expected.items():
-        table.add_row(f"expected {name}", Text(fmt(value), style="green"))
-        table.add_row(f"got {name}", Text(fmt(cx.got.get(name)), style="red"))
+        table.add_row(Text(f"expected {name}"), Text(fmt(value), style="green"))
+        table.add_row(Text(f"got {name}"), Text(fmt(cx.got.get(name)), style="red"))
     if cx.where:
-        table.caption = f"first difference at {cx.where}"
+        table.caption = Text(f"first difference at {cx.where}")
         table.caption_justify = "left"
     return table
 
@@ -90,11 +92,7 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
                 parts.append(_indent(f"card: {d.card}{key}", style="cyan"))
         parts.append(Text(""))
     if report.tests:
-        t = report.tests
-        n = len(t["tests"])
-        parts.append(Text(f"Your {n} test{'s' if n != 1 else ''} caught {t['caught']} of {t['known']} known bugs; "
-                          f"{t['false_alarms']} false alarm{'s' if t['false_alarms'] != 1 else ''} on right answers",
-                          style="bold"))
+        parts.append(Text(tests_summary(report.tests), style="bold"))
         parts.append(Text(""))
     elif not report.diagnoses and not report.passed and not report.error:
         parts.append(Text("No catalogued mistake matches this behaviour; compare your output "
@@ -127,6 +125,7 @@ class ResultsPanel(VerticalScroll):
 
     DEFAULT_CSS = """
     ResultsPanel { height: 1fr; padding: 0 1; }
+    ResultsPanel:focus { background: $boost; }
     ResultsPanel #verdict { text-style: bold; padding: 0 1; margin-bottom: 1; }
     ResultsPanel #verdict.-pass { background: $success; color: $text; }
     ResultsPanel #verdict.-fail { background: $error; color: $text; }
@@ -156,7 +155,7 @@ class ResultsPanel(VerticalScroll):
 
     def _set(self, verdict: str, kind: str, body="") -> None:
         head = self.query_one("#verdict", Static)
-        head.update(verdict)
+        head.update(Text(verdict))  # plain text: a drill id or a message is never read as markup
         for cls in ("-pass", "-fail", "-info"):
             head.set_class(cls == kind, cls)
         self.query_one("#body", Static).update(body)
@@ -165,7 +164,7 @@ class ResultsPanel(VerticalScroll):
     def show_running(self, note: str = "") -> None:
         self.report = None
         self.add_class("-running")
-        self._set("Checking…", "-info", note)
+        self._set("Checking…", "-info", Text(note))
 
     def show_message(self, title: str, message: str) -> None:
         self.report = None

@@ -1,0 +1,175 @@
+"""The drill workspace as a new user meets it, at 80x24 and 100x30: ctrl+o with an editor that does
+not exist or cannot start gives a message and the app back, widening the editor shows every line from
+its start, Backspace in an indent removes one level, and ctrl+g always asks before the model answer."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+import pytest
+
+from tui.app import PpoDrillApp
+from tui.screens.code_view import CodeScreen
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.workspace import WorkspaceScreen
+from tui.testing import FixedClock, ScriptedChecker
+
+pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (100, 30)]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def make_app():
+    app = PpoDrillApp(clock=FixedClock(), checker_factory=ScriptedChecker, fuzz=False)
+    app.animation_level = "none"
+    return app
+
+
+async def open_drill(pilot, drill_id: str = "gae") -> WorkspaceScreen:
+    app = pilot.app
+    for _ in range(500):
+        if app.session is not None:
+            break
+        await pilot.pause(0.01)
+    screen = WorkspaceScreen(app.session.drill(drill_id))
+    await app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+def suspend_like_textual(app, log: list[str]):
+    """`App.suspend` as Textual writes it: the resume runs after the `with` body, so an exception
+    raised inside the body skips it (in a terminal: a blank screen that takes no keys)."""
+
+    @contextmanager
+    def suspend():
+        log.append("suspended")
+        yield
+        log.append("resumed")
+
+    app.suspend = suspend
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_an_editor_that_does_not_exist_is_a_message_and_the_app_stays(size, monkeypatch):
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", "/nonexistent/ed")
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == []  # the terminal was never handed over
+        assert any("/nonexistent/ed was not found" in n.message for n in app._notifications)
+        assert app.screen is screen
+        await pilot.press("x")  # keys still reach the editor
+        assert "x" in screen.editor.text
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_an_editor_that_fails_to_start_still_gives_the_app_back(size, tmp_path, monkeypatch):
+    broken = tmp_path / "ed"
+    broken.write_text("#!/nonexistent/interpreter\n")  # found on disk, but exec fails
+    broken.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(broken))
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == ["suspended", "resumed"]
+        assert any("could not be started" in n.message for n in app._notifications)
+        assert app.screen is screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_editor_edits_the_answer_and_it_is_reloaded(size, tmp_path, monkeypatch):
+    script = tmp_path / "ed"
+    script.write_text("#!/bin/sh\necho '# edited outside' >> \"$1\"\n")
+    script.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(script))
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        log: list[str] = []
+        suspend_like_textual(app, log)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert log == ["suspended", "resumed"]
+        assert screen.editor.text.rstrip().endswith("# edited outside")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_widening_the_editor_shows_every_line_from_its_start(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        editor = screen.editor
+        medium = "ratio = " + " * ".join(f"r{i}" for i in range(10))  # wider than the pane, not the screen
+        longest = "# " + "a very long comment line " * 8  # wider than any screen: there is scroll to keep
+        editor.load_text(f"def f():\n    {medium}\n{longest}\n")
+        await pilot.pause()
+        editor.move_cursor((1, 4 + len(medium)))  # typing at the end of the medium line scrolls the view
+        await pilot.pause()
+        assert editor.scroll_x > 0
+        await pilot.press("f3")  # the editor alone, as wide as the screen: the cursor fits from the left
+        for _ in range(3):
+            await pilot.pause()
+        assert 4 + len(medium) + 3 <= editor.scrollable_content_region.width - editor.gutter_width
+        assert editor.scroll_x == 0  # every line from its start
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_backspace_in_an_indent_removes_one_level(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        editor = screen.editor
+        editor.load_text("")
+        editor.focus()
+        await pilot.press(*"def f(x):", "enter", *"if x:", "enter")
+        assert editor.document[2] == "        "
+        await pilot.press("backspace")  # one level, not one space
+        assert editor.document[2] == "    "
+        await pilot.press(*"return 1")
+        assert editor.text == "def f(x):\n    if x:\n    return 1"
+        editor.load_text("      y = 1")  # an indent off the grid goes back to the previous stop
+        editor.move_cursor((0, 6))
+        await pilot.press("backspace")
+        assert editor.document[0] == "    y = 1"
+        editor.move_cursor((0, 9))  # after text, Backspace is one character as ever
+        await pilot.press("backspace")
+        assert editor.document[0] == "    y = "
+        editor.move_cursor((0, 4))
+        await pilot.press("shift+left", "backspace")  # a selection is deleted as selected
+        assert editor.document[0] == "   y = "
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_ctrl_g_always_asks_before_the_model_answer(size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_drill(pilot)
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.checks_run == 1
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("ctrl+g", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, CodeScreen)
