@@ -58,6 +58,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         super().__init__()
         self.drill = drill
         self.preview = preview  # practising ahead: a check changes no schedule
+        # practising ahead writes from a fresh starter in its own folder, never over the saved answer
+        self._root = drafts.practice_root() if preview else None
         self.framework = framework if framework in drill.frameworks else drill.frameworks[0]
         self.hint_level = 0
         self.checks_run = 0
@@ -79,8 +81,8 @@ class WorkspaceScreen(CheckRunner, Screen):
             yield Static(title, id="ws-title")
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
-            self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
-                                        id="ws-clock")
+            self._countdown = Countdown(d.target_minutes * 60, self.app.clock,
+                                        already_s=drafts.load_clock(d.id, self._root), id="ws-clock")
             yield self._countdown
         with Horizontal(id="ws-main"):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
@@ -132,11 +134,11 @@ class WorkspaceScreen(CheckRunner, Screen):
         """Open the saved answer for `framework`, else its starter."""
         self.framework = framework
         try:
-            text = drafts.load_draft(self.drill.id, framework)
+            text = drafts.load_draft(self.drill.id, framework, self._root)
         except OSError as exc:
             text = None
             try:
-                kept = drafts.set_aside(self.drill.id, framework)
+                kept = drafts.set_aside(self.drill.id, framework, self._root)
             except OSError as move_exc:
                 self._save_blocked = f"{exc}; {move_exc}"
                 kept = "in place (answers will not be saved until it is moved)"
@@ -173,7 +175,7 @@ class WorkspaceScreen(CheckRunner, Screen):
         if text == self._baseline or self._save_blocked:
             return
         try:
-            drafts.save_draft(self.drill.id, self.framework, text)
+            drafts.save_draft(self.drill.id, self.framework, text, self._root)
             self._baseline = text
         except OSError as exc:
             self.notify(f"Could not save your answer: {exc}", severity="error", timeout=20)
@@ -181,7 +183,7 @@ class WorkspaceScreen(CheckRunner, Screen):
     def save_clock(self) -> None:
         """Remember the attempt's time so the clock carries on when the drill is reopened."""
         try:
-            drafts.save_clock(self.drill.id, self._countdown.elapsed())
+            drafts.save_clock(self.drill.id, self._countdown.elapsed(), self._root)
         except Exception:  # noqa: BLE001 - losing the clock must never lose the answer or block leaving
             pass
 
@@ -213,6 +215,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         if report.passed:  # this attempt is over; the next one gets the full target time
             self._countdown.restart()
             self.save_clock()
+            if self.preview:  # a passed practice is done: the next practice starts from the starter
+                drafts.delete_draft(self.drill.id, self.framework, self._root)
         try:
             outcome = self.app.session.record_check(
                 report, self.drill, context["framework"], started_at=context["started_at"],
@@ -336,14 +340,14 @@ class WorkspaceScreen(CheckRunner, Screen):
             return
         self._baseline = None
         self.save_now()
-        path = drafts.draft_path(self.drill.id, self.framework)
+        path = drafts.draft_path(self.drill.id, self.framework, self._root)
         try:
             with self.app.suspend():
                 subprocess.run([*shlex.split(editor), str(path)], check=False)
         except Exception as exc:  # noqa: BLE001 - SuspendNotSupported, editor missing
             self.notify(f"Could not open {editor}: {exc}", severity="error")
             return
-        text = drafts.load_draft(self.drill.id, self.framework)
+        text = drafts.load_draft(self.drill.id, self.framework, self._root)
         if text is not None and text != self.editor.text:
             self._baseline = text
             self.editor.load_text(text)
