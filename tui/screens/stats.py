@@ -160,13 +160,16 @@ class StatsScreen(Screen):
             return
         when = "on the interview day" if plan["mode"] in ("countdown", "interview-day") else "now"
         self.query_one("#readiness-help", Static).update(
-            f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall.")
-        table.add_columns("ready", "topic", "cards seen", "drills tried", "weakest")
+            f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall. "
+            "A drill is mastered once passed again on a later day in another form.")
+        table.add_columns("ready", "topic", "cards seen", "drills tried", "mastered", "weakest")
         for t in plan["readiness"]["topics"]:
             style = "red" if t["readiness"] < 0.5 else "yellow" if t["readiness"] < 0.9 else "green"
             drills = f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-"
+            mastered = f"{t.get('drills_mastered', 0)}/{t['drills']}" if t["drills"] else "-"
             table.add_row(Text(f"{100 * t['readiness']:.0f}%", style=style), t["title"],
-                          f"{t['cards_seen']}/{t['cards']}", drills, ", ".join(t["weakest"]), key=t["topic"])
+                          f"{t['cards_seen']}/{t['cards']}", drills, mastered, ", ".join(t["weakest"]),
+                          key=t["topic"])
 
     def _plot_reviews(self, data: dict) -> None:
         days = data["reviews_per_day"]
