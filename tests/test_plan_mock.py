@@ -454,3 +454,19 @@ def test_the_scorecard_joins_a_cards_source_line_breaks_as_markdown_does():
         "Why is the KL in the penalty KL(pi_old || pi_theta)?"
     text = "What is wrong?\n\n```python\nfor t in x:\n    y = 1\n```\n- one\n- two\n\n| a | b |\n| 1 | 2 |"
     assert unwrap(text) == text  # paragraphs, fenced code, lists and tables keep their lines
+
+
+def test_a_followup_is_never_answered_by_the_drill_just_before_it():
+    """After a fix-the-bug drill of the adaptive KL penalty (its file shows the beta rule), the next
+    question is not "describe the KL-penalty variant", nor after the core drill that writes it."""
+    from drills import get_drill
+
+    deckset = load_decks()
+    plan = plan_mock(888816, 45)
+    drill = plan.items[0]
+    assert drill.ref == "fix-klpen-per-minibatch"
+    asked = [q.ref for q in plan.questions if q.drill == drill.ref]
+    assert "tr-kl-penalty-variant" not in asked
+    for drill_id in ("kl_penalty", "fix-klpen-per-minibatch"):
+        assert "tr-kl-penalty-variant" in stated_cards(get_drill(drill_id), deckset)
+
