@@ -68,9 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="the prompt's language (default en)")
     p.set_defaults(handler=cmd_prompt)
 
-    p = sub.add_parser("hint", help="show a drill's hint (levels 1-3, from a nudge to nearly the answer)",
-                       description="Print one of the drill's hints: level 1 is a nudge, the last level nearly "
-                                   "the answer.")
+    p = sub.add_parser("hint", help="show a drill's hint (1 a question, 2 the concept, 3 shows the answer)",
+                       description="Print one of the drill's hints: level 1 asks a question, level 2 gives the "
+                                   "concept, level 3 shows the answer (it says so first).")
     p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills`")
     p.add_argument("level", metavar="LEVEL", nargs="?", type=int, default=1, help="hint level (default 1)")
     p.set_defaults(handler=cmd_hint)

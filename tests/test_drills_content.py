@@ -117,7 +117,7 @@ TOY_FILES = {
     "toy/drill.yaml": ('id: toy\ntitle: "Toy"\nkind: core\nfunction: double\nsignature: "double(x, k=2) -> array"\n'
                        "frameworks: [numpy]\ntarget_minutes: 3\ntopic: gae\ndifficulty: easy\ncards: [gae-returns]\n"),
     "toy/prompt.md": "Double it.\n",
-    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply.\n\n## Hint 2\nBy k.\n\n## Hint 3\nk * x\n",
+    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply?\n\n## Hint 2\nBy k.\n\n## Hint 3\n**Shows the answer.** k * x\n",
     "toy/starter/numpy.py": 'def double(x, k=2):\n    raise NotImplementedError\n',
     "toy/solution/numpy.py": TOY_SOLUTION,
     "toy/mistakes/toy-triple/mistake.yaml": ("id: toy-triple\ntitle: Triples\nexplanation: Uses 3. Use k.\n"
@@ -127,7 +127,7 @@ TOY_FILES = {
                            'signature: "double(x, k=2) -> array"\nframeworks: [numpy]\ntarget_minutes: 2\n'
                            "topic: gae\ndifficulty: easy\ncards: []\nbase: toy\nmistake: toy-triple\n"),
     "fix-toy/prompt.md": "This code has one bug. Fix it.\n",
-    "fix-toy/hints.md": "## Hint 1\na\n## Hint 2\nb\n## Hint 3\nc\n",
+    "fix-toy/hints.md": "## Hint 1\na?\n## Hint 2\nb\n## Hint 3\n**Shows the answer.** c\n",
 }
 
 
@@ -161,7 +161,7 @@ def test_toy_fixture_loads(toy):
     drills = load_drills(toy)
     assert [d.id for d in drills] == ["toy", "fix-toy"]
     core, pitfall = drills
-    assert core.hints == ["Multiply.", "By k.", "k * x"]
+    assert core.hints == ["Multiply?", "By k.", "**Shows the answer.** k * x"]
     assert core.prompt_zh is None
     assert [m.id for m in core.mistakes] == ["toy-triple"]
     assert pitfall.starter("numpy") == core.mistakes[0].source("numpy")
@@ -193,9 +193,17 @@ def test_bad_framework(toy):
 
 
 def test_missing_hint(toy):
-    edit(toy, "toy/hints.md", "\n## Hint 3\nk * x\n", "\n")
+    edit(toy, "toy/hints.md", "\n## Hint 3\n**Shows the answer.** k * x\n", "\n")
     err = broken(toy)
     assert str(err).startswith("drills/toy/hints.md: field 'hints': must have exactly three hints")
+
+
+def test_hints_escalate_to_a_marked_reveal(toy):
+    edit(toy, "toy/hints.md", "Multiply?", "Multiply.")
+    assert "Hint 1 must ask a question" in str(broken(toy))
+    edit(toy, "toy/hints.md", "Multiply.", "Multiply?")
+    edit(toy, "toy/hints.md", "**Shows the answer.** k * x", "k * x")
+    assert "Hint 3 must start with '**Shows the answer.**'" in str(broken(toy))
 
 
 def test_hints_out_of_order(toy):

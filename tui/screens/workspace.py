@@ -108,7 +108,8 @@ class WorkspaceScreen(CheckRunner, Screen):
     def _hints_text(self) -> str:
         hints = self.drill.hints
         if self.hint_level == 0:
-            return f"{len(hints)} hints, from a nudge to nearly the answer. Press **ctrl+t** for the first."
+            return (f"{len(hints)} hints: a question, then the concept, then the answer (the last one says so). "
+                    "Press **ctrl+t** for the first.")
         shown = [f"### Hint {i + 1} of {len(hints)}\n\n{h.strip()}" for i, h in enumerate(hints[:self.hint_level])]
         if self.hint_level < len(hints):
             shown.append("*ctrl+t shows the next hint.*")
