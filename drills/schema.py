@@ -21,9 +21,9 @@ TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "
           "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty", "update-loop")
 DIFFICULTIES = ("easy", "medium", "hard")
 
-# The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's
-# `seed_row` uses; the pitfalls deck has one card per row, named "pitfall-<slug>".
-SEED_ROWS = {
+# The ten classic PPO implementation mistakes (the pitfalls deck's rows, 易错点), by the slug a mistake.yaml's
+# `pitfall_row` uses; the pitfalls deck has one card per row, named "pitfall-<slug>".
+PITFALL_ROWS = {
     "ratio-division": "ratio 用除法",
     "ratio-denominator": "ratio 分母用错",
     "clip-range": "clip 范围写错",
@@ -41,7 +41,7 @@ DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "framewor
 DRILL_KEYS_PITFALL = ("base", "mistake")
 DRILL_KEYS_TEST = ("base",)
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
-MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row", "fails", "params")
+MISTAKE_KEYS_OPTIONAL = ("frameworks", "pitfall_row", "fails", "params")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID
