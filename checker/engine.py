@@ -529,7 +529,7 @@ def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
     where = spec.where(mm) if mm else ""
     values = {"at": f" at {where}" if where else "", "where": where, "detail": fail.detail,
               "expected": fmt(mm.expected) if mm else "", "got": fmt(mm.got) if mm else "",
-              "field": _field_name(mm.field) if mm else "", "label": fail.example.label,
+              "field": _field_name(mm.field) if mm else "", "label": fail.example.label.removeprefix("edge: "),
               "eps": fail.example.hyper.get("clip_eps", fail.example.hyper.get("clip_range", 0.2)),
               **{k: v for k, v in fail.example.hyper.items()}}
     if nonfinite:
@@ -659,6 +659,6 @@ def _error(err, examples) -> dict:
     msg = err.message
     if err.call_index is not None and err.call_index < len(examples):
         ex = examples[err.call_index]
-        msg = f"{msg} (while running on {ex.label}: " + ", ".join(
+        msg = f"{msg} (while running on {ex.label.removeprefix('edge: ')}: " + ", ".join(
             f"{k}={fmt(v)}" for k, v in list(ex.arrays.items()) + list(ex.hyper.items())) + ")"
     return {"kind": err.kind, "message": msg, "line": err.line, "detail": err.detail}

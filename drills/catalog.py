@@ -13,7 +13,7 @@ from pathlib import Path
 from drills.errors import DrillContentError
 from drills.model import Drill, Mistake
 from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_TEST, FRAMEWORKS, KINDS,
-                           MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, SEED_ROWS, TOPICS, Fields,
+                           MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, PITFALL_ROWS, TOPICS, Fields,
                            parse_hints, read_text, read_yaml)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
@@ -301,12 +301,12 @@ def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_framewor
                                                       for k, v in p.items()) for p in value):
                 raise fields.error("params", "must be a list of mappings NAME: python expression")
             params = tuple(tuple((k, str(v)) for k, v in p.items()) for p in value)
-        seed_row = None
-        if fields.has("seed_row"):
-            seed_row = fields.choice("seed_row", tuple(SEED_ROWS))
+        pitfall_row = None
+        if fields.has("pitfall_row"):
+            pitfall_row = fields.choice("pitfall_row", tuple(PITFALL_ROWS))
         mistakes.append(Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
                                 card=fields.card_id("card"), drill_id=drill_id, frameworks=frameworks,
-                                seed_row=seed_row, folder=entry, fails=fails, params=params))
+                                pitfall_row=pitfall_row, folder=entry, fails=fails, params=params))
     return tuple(mistakes)
 
 

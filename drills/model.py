@@ -28,7 +28,7 @@ class Mistake:
     card: str
     drill_id: str | None
     frameworks: tuple[str, ...]
-    seed_row: str | None = None
+    pitfall_row: str | None = None
     folder: Path | None = None
     fails: tuple[str, ...] = ()           # the checks this mistake may fail (besides matches-reference)
     params: tuple[tuple[tuple[str, str], ...], ...] = ()  # substitutions giving a parametrised family

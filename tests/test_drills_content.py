@@ -88,7 +88,7 @@ KNOWN_CARDS = {
     "agg-token-vs-sequence-mean", "rlhf-actor-loss-input-contract", "numbers-typical-coefficients",
 }
 # The rows of the table of common mistakes that a function can show, each covered by a pitfall drill.
-SEED_ROWS_WITH_PITFALL = {"ratio-division", "ratio-denominator", "clip-range", "min-max", "stop-gradient",
+PITFALL_ROWS_WITH_DRILL = {"ratio-division", "ratio-denominator", "clip-range", "min-max", "stop-gradient",
                           "gae-direction", "gae-done-mask", "value-bootstrap", "entropy-sign"}
 
 
@@ -117,17 +117,17 @@ TOY_FILES = {
     "toy/drill.yaml": ('id: toy\ntitle: "Toy"\nkind: core\nfunction: double\nsignature: "double(x, k=2) -> array"\n'
                        "frameworks: [numpy]\ntarget_minutes: 3\ntopic: gae\ndifficulty: easy\ncards: [gae-returns]\n"),
     "toy/prompt.md": "Double it.\n",
-    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply.\n\n## Hint 2\nBy k.\n\n## Hint 3\nk * x\n",
+    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply?\n\n## Hint 2\nBy k.\n\n## Hint 3\n**Shows the answer.** k * x\n",
     "toy/starter/numpy.py": 'def double(x, k=2):\n    raise NotImplementedError\n',
     "toy/solution/numpy.py": TOY_SOLUTION,
     "toy/mistakes/toy-triple/mistake.yaml": ("id: toy-triple\ntitle: Triples\nexplanation: Uses 3. Use k.\n"
-                                             "card: gae-returns\nseed_row: min-max\n"),
+                                             "card: gae-returns\npitfall_row: min-max\n"),
     "toy/mistakes/toy-triple/numpy.py": TOY_SOLUTION.replace("return k *", "return 3 *"),
     "fix-toy/drill.yaml": ('id: fix-toy\ntitle: "Fix toy"\nkind: pitfall\nfunction: double\n'
                            'signature: "double(x, k=2) -> array"\nframeworks: [numpy]\ntarget_minutes: 2\n'
                            "topic: gae\ndifficulty: easy\ncards: []\nbase: toy\nmistake: toy-triple\n"),
     "fix-toy/prompt.md": "This code has one bug. Fix it.\n",
-    "fix-toy/hints.md": "## Hint 1\na\n## Hint 2\nb\n## Hint 3\nc\n",
+    "fix-toy/hints.md": "## Hint 1\na?\n## Hint 2\nb\n## Hint 3\n**Shows the answer.** c\n",
 }
 
 
@@ -161,12 +161,12 @@ def test_toy_fixture_loads(toy):
     drills = load_drills(toy)
     assert [d.id for d in drills] == ["toy", "fix-toy"]
     core, pitfall = drills
-    assert core.hints == ["Multiply.", "By k.", "k * x"]
+    assert core.hints == ["Multiply?", "By k.", "**Shows the answer.** k * x"]
     assert core.prompt_zh is None
     assert [m.id for m in core.mistakes] == ["toy-triple"]
     assert pitfall.starter("numpy") == core.mistakes[0].source("numpy")
     assert pitfall.solution("numpy") == TOY_SOLUTION
-    assert pitfall.planted_mistake.seed_row == "min-max"
+    assert pitfall.planted_mistake.pitfall_row == "min-max"
 
 
 def test_unknown_key_names_file_field_and_line(toy):
@@ -193,9 +193,17 @@ def test_bad_framework(toy):
 
 
 def test_missing_hint(toy):
-    edit(toy, "toy/hints.md", "\n## Hint 3\nk * x\n", "\n")
+    edit(toy, "toy/hints.md", "\n## Hint 3\n**Shows the answer.** k * x\n", "\n")
     err = broken(toy)
     assert str(err).startswith("drills/toy/hints.md: field 'hints': must have exactly three hints")
+
+
+def test_hints_escalate_to_a_marked_reveal(toy):
+    edit(toy, "toy/hints.md", "Multiply?", "Multiply.")
+    assert "Hint 1 must ask a question" in str(broken(toy))
+    edit(toy, "toy/hints.md", "Multiply.", "Multiply?")
+    edit(toy, "toy/hints.md", "**Shows the answer.** k * x", "k * x")
+    assert "Hint 3 must start with '**Shows the answer.**'" in str(broken(toy))
 
 
 def test_hints_out_of_order(toy):
@@ -242,9 +250,9 @@ def test_malformed_card_id(toy):
     assert "field 'cards': 'GAE_returns' is not a card id" in str(broken(toy))
 
 
-def test_mistake_card_and_seed_row(toy):
-    edit(toy, "toy/mistakes/toy-triple/mistake.yaml", "seed_row: min-max", "seed_row: min-maxx")
-    assert "drills/toy/mistakes/toy-triple/mistake.yaml: field 'seed_row': must be one of" in str(broken(toy))
+def test_mistake_card_and_pitfall_row(toy):
+    edit(toy, "toy/mistakes/toy-triple/mistake.yaml", "pitfall_row: min-max", "pitfall_row: min-maxx")
+    assert "drills/toy/mistakes/toy-triple/mistake.yaml: field 'pitfall_row': must be one of" in str(broken(toy))
 
 
 def test_mistake_id_must_match_folder(toy):
@@ -377,8 +385,8 @@ def test_pitfall_drill_metadata(pitfall_id):
 
 
 def test_pitfalls_cover_the_seed_table():
-    rows = {get_drill(p).planted_mistake.seed_row for p in PITFALLS}
-    assert rows == SEED_ROWS_WITH_PITFALL
+    rows = {get_drill(p).planted_mistake.pitfall_row for p in PITFALLS}
+    assert rows == PITFALL_ROWS_WITH_DRILL
 
 
 @pytest.mark.parametrize("drill_id", CORE_ORDER)
@@ -988,8 +996,8 @@ def test_non_string_values_are_content_errors_not_crashes(toy):
 
 
 def test_common_mistakes_are_strict(toy):
-    edit(toy, "_common/mistakes.yaml", "  card: ppo-clipped-objective\n", "  card: ppo-clipped-objective\n  seed_row: min-max\n")
-    assert str(broken(toy)).startswith("drills/_common/mistakes.yaml: field 'seed_row': unknown key")
+    edit(toy, "_common/mistakes.yaml", "  card: ppo-clipped-objective\n", "  card: ppo-clipped-objective\n  pitfall_row: min-max\n")
+    assert str(broken(toy)).startswith("drills/_common/mistakes.yaml: field 'pitfall_row': unknown key")
 
 
 def test_empty_yaml_is_a_content_error(toy):

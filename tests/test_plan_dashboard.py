@@ -306,6 +306,7 @@ async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
             for task in plan.tasks:
                 if task.kind == "drill" and not task.complete:
                     record_check(session.store, drill_id=task.ref, framework="numpy", passed=True, mistakes=[],
+                                 code=f"answer = {clock.now.isoformat()!r}",  # written afresh each time
                                  started_at=clock.now, finished_at=clock.now, elapsed_s=60, target_minutes=30,
                                  scheduler=session.scheduler, fuzz=False)
                 if task.kind == "mock" and not task.complete:

@@ -1,4 +1,4 @@
-"""Checker spec of the `actor_loss` drill (PyTorch): seed 003's compute_actor_loss(log_probs_new,
+"""Checker spec of the `actor_loss` drill (PyTorch): the RLHF actor loss compute_actor_loss(log_probs_new,
 log_probs_old, advantages, response_mask=None, clip_range=0.2, reduction="token_mean") -> (loss, metrics),
 with its reductions, its masked diagnostics and its ValueError input contract."""
 from __future__ import annotations

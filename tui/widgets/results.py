@@ -94,6 +94,10 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
     if report.tests:
         parts.append(Text(tests_summary(report.tests), style="bold"))
         parts.append(Text(""))
+    elif report.given_code:
+        parts.append(Text("This is the code as given: the checks below fail where its bug shows. Find the "
+                          "bug; the counterexample shows what differs.", style="italic"))
+        parts.append(Text(""))
     elif not report.diagnoses and not report.passed and not report.error:
         parts.append(Text("No catalogued mistake matches this behaviour; compare your output "
                           "with the counterexample below.", style="italic"))
