@@ -46,11 +46,23 @@ class BradleyTerrySpec(NamedOutputsSpec):
     drill_id = "bt_loss"
     function = "bradley_terry_loss"
     positional = ("r_chosen", "r_rejected")
+    roles = {"probability_underflow": True, "card:log-of-probability": "pref-log-sigmoid-stable"}
     hyper_defaults = {"margin": 0.0}
     trainable = ("r_chosen", "r_rejected")
     constants = ()
     grad_of = ""
     output_fields = ("loss",)
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where log(sigmoid(gap)) (with or without an epsilon) loses the value: pairs whose gap is below
+        -10, the loss and those pairs' gradients."""
+        if ex.invalid is not None:
+            return {}
+        gap = ex.arrays["r_chosen"] - ex.arrays["r_rejected"] - float(ex.hyper.get("margin", 0.0))
+        low = gap < -10.0
+        if not low.any():
+            return {}
+        return {"loss": True, "grad:r_chosen": low, "grad:r_rejected": low}
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st

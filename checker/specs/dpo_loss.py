@@ -62,12 +62,30 @@ class DpoLossSpec(NamedOutputsSpec):
     drill_id = "dpo_loss"
     function = "dpo_loss"
     positional = (*LOGPS, "chosen_mask", "rejected_mask")
+    roles = {"ref_logps": ("ref_chosen_logps", "ref_rejected_logps"), "probability_underflow": True,
+             "strict_comparisons": "a pair counts as won only when chosen_rewards > rejected_rewards",
+             "card:strict-comparison": "pref-dpo-reward-accuracy", "card:log-of-probability": "pref-log-sigmoid-stable"}
     hyper_defaults = {"beta": 0.1}
     trainable = ("policy_chosen_logps", "policy_rejected_logps")
     constants = ("ref_chosen_logps", "ref_rejected_logps")
     grad_of = "0"
     grad_field = "loss"
     output_fields = ("loss", *STATS)
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where log(sigmoid(beta * h)) loses the value: pairs whose beta * h is below -10, the loss and those
+        pairs' rows of the policy gradients."""
+        if ex.invalid is not None:
+            return {}
+        a = ex.arrays
+        seq = lambda name, mask: np.where(a[mask], a[name], 0.0).sum(-1)  # noqa: E731
+        h = (seq("policy_chosen_logps", "chosen_mask") - seq("ref_chosen_logps", "chosen_mask")
+             - seq("policy_rejected_logps", "rejected_mask") + seq("ref_rejected_logps", "rejected_mask"))
+        low = _beta(ex) * h < -10.0
+        if not low.any():
+            return {}
+        rows = np.broadcast_to(low[:, None], a["policy_chosen_logps"].shape)
+        return {"loss": True, "grad:policy_chosen_logps": rows, "grad:policy_rejected_logps": rows}
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st

@@ -93,6 +93,8 @@ class GrpoAdvantagesSpec(DrillSpec):
     drill_id = "grpo_advantages"
     function = "compute_grpo_advantages"
     positional = ("scores", "response_mask", "group_size")
+    roles = {"std_convention": "the unbiased group std (divide by G - 1)",
+             "card:std-bessel-correction": "grpo-group-statistics"}
     hyper_defaults = {"eps": 1e-6, "norm_by_std": True}
     output_fields = ("advantages",)
 

@@ -40,6 +40,7 @@ class LossAggregationSpec(LossSpec):
     drill_id = "loss_aggregation"
     function = "agg_loss"
     positional = ("loss_mat", "loss_mask")
+    roles = {"mask": ("loss_mask",), "nonfinite_padding": "padded losses may hold NaN and inf"}
     hyper_defaults = {"loss_agg_mode": "token-mean", "norm_const": None}
     trainable = ("loss_mat",)
     constants = ()

@@ -185,6 +185,10 @@ def _edge_cases() -> tuple[Example, ...]:
         out.append(Example({**arrays, "minibatches": arrays["minibatches"][:cut].copy()}, {},
                            f"edge: the same run cut to {cut} epochs, no target_kl",
                            relation=("early-stop", f"upto{cut}")))
+    # target_kl = 0 with one minibatch per epoch: epoch 1 is measured before any update, so its mean KL is
+    # exactly 0, which does not exceed the target (the comparison is strict) and the loop goes on
+    out += [ex(build(rng(s), B=6, epochs=3, n_mb=1), "target_kl = 0: epoch 1's mean KL is exactly 0",
+               target_kl=0.0) for s in (41, 42)]
     out += SPEC.defaults_pair(build(rng(18), B=4, epochs=1, n_mb=2), "a one-epoch run")
     return tuple(out)
 
@@ -193,6 +197,11 @@ class PpoUpdateSpec(NamedOutputsSpec):
     drill_id = "ppo_update"
     function = "ppo_update"
     positional = ("problem", *ARRAYS)
+    roles = {"std_convention": "the unbiased std of the advantages (torch's default, NumPy's ddof=1)",
+             "whitening": True,
+             "strict_comparisons": "a sample is clipped when |ratio - 1| > clip_eps, and the loop stops when an "
+                                   "epoch's mean KL is > target_kl",
+             "card:std-bessel-correction": "loop-advantage-whitening", "card:strict-comparison": "loop-early-stop-when"}
     hyper_defaults = dict(DEFAULTS)
     output_fields = ("theta", "phi", "epochs", "approx_kl", "clip_frac")
     random_examples = 3  # each example is a whole training run; the edge cases carry the properties
@@ -368,7 +377,7 @@ class PpoUpdateSpec(NamedOutputsSpec):
     @staticmethod
     def _ratio_moved(ex: Example, got: dict) -> str | None:
         own = int(got["epochs"])
-        kl, cf = got["approx_kl"][:own], got["clip_frac"][:own]
+        kl, cf = got["own_kl"][:own], got["own_clip_frac"][:own]  # what the answer itself recorded
         moved = float(np.abs(got["theta"] - ex.arrays["theta"]).max()) > 1e-9
         if own and moved and np.all(kl == 0.0) and np.all(cf == 0.0):
             return ("theta moved during the update, yet every epoch's approx KL and clip fraction is exactly 0: "

@@ -90,6 +90,8 @@ class TokenLogprobsSpec(TokenSpec):
     drill_id = "token_logprobs"
     function = "token_logprobs"
     positional = ("logits", "input_ids", "response_mask")
+    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "unused logits may hold NaN and inf",
+             "probability_underflow": True}
     hyper_defaults: dict = {}
     outputs = (("log_probs", "bt"), ("entropy", "bt"))
     # The actor's loss back-propagates through these log-probs: the sum of log_probs must have the
@@ -105,6 +107,36 @@ class TokenLogprobsSpec(TokenSpec):
 
     def valid(self, ex: Example) -> np.ndarray:
         return _valid(ex)
+
+    def valid_input_mask(self, arrays: dict, name: str) -> np.ndarray:
+        """The logits that score a response token (position t scores the token at t + 1)."""
+        if name == "logits":
+            return ~_unused_logits(arrays["input_ids"], arrays["response_mask"])
+        return arrays[self.mask_name]
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where a log taken of softmax probabilities loses the value: a log-prob below -10 (an epsilon or a
+        clip floors it), its position's gradient, and the entropy of positions where some probability is
+        below e^-80 (0 * log 0 is NaN once it underflows in float32)."""
+        if ex.invalid is not None:
+            return {}
+        lg = np.nan_to_num(ex.arrays["logits"].astype(np.float64)[:, :-1], nan=0.0, posinf=0.0, neginf=0.0)
+        z = lg - lg.max(-1, keepdims=True)
+        logp_all = z - np.log(np.exp(z).sum(-1, keepdims=True))
+        picked = np.take_along_axis(logp_all, ex.arrays["input_ids"][:, 1:, None], -1)[..., 0]
+        valid = _valid(ex)
+        low = valid & (picked < -10.0)
+        tiny = valid & (logp_all.min(-1) < -80.0)
+        out = {}
+        if low.any():
+            out.update({"log_probs": low, LP: low})
+        if tiny.any():
+            out.update({"entropy": tiny, ENT: tiny})
+        if (low | tiny).any():  # the log of every probability is in the graph: 0 / 0 where one underflows
+            g = np.zeros(ex.arrays["logits"].shape, dtype=bool)
+            g[:, :-1] = (low | tiny)[..., None]
+            out["grad:logits"] = g
+        return out
 
     @staticmethod
     def make(logits, ids, mask, label: str, dtype=np.float64, garbage: str | None = None) -> Example:
