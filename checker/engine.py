@@ -539,11 +539,11 @@ def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
     where = spec.where(mm) if mm else ""
     values = {"at": f" at {where}" if where else "", "where": where, "detail": fail.detail,
               "expected": fmt(mm.expected) if mm else "", "got": fmt(mm.got) if mm else "",
-              "field": _field_name(mm.field) if mm else "", "label": fail.example.label,
+              "field": _field_name(mm.field) if mm else "", "label": _shown_label(fail.example.label),
               "eps": fail.example.hyper.get("clip_eps", fail.example.hyper.get("clip_range", 0.2)),
               **{k: v for k, v in fail.example.hyper.items()}}
     if nonfinite:
-        label = "a random case" if fail.example.label == "random" else fail.example.label.removeprefix("edge: ")
+        label = _shown_label(fail.example.label)
         return (f"On {label} your {values['field']}{values['at']} is {values['got']} where the "
                 f"reference gives {values['expected']}: a value overflowed, or was divided by zero, where the "
                 "reference's computation stays finite.")
@@ -551,6 +551,11 @@ def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
         return check.message.format(**values)
     except (KeyError, IndexError):
         return check.message
+
+
+def _shown_label(label: str) -> str:
+    """An example's label as a sentence reads it: "a random case", "the worked example", not "edge: ..."."""
+    return "a random case" if label == "random" else label.removeprefix("edge: ")
 
 
 def _field_name(field: str) -> str:

@@ -76,7 +76,7 @@ REQUIRED_MISTAKES_LLM = {
                          "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
                          "policy-padding-nan"],
     "explained_variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
-                           "ev-zero-variance-eps"],
+                           "ev-zero-variance-eps", "ev-one-pass-variance"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.

@@ -258,7 +258,7 @@ class ActorLossSpec(LossSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("seed-003-values", "reproduces the worked test values",
-                  "On a worked test case ({label}) your {field} is {got}; it must be {expected}.",
+                  "On a worked test case ({label}), your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked case"), fields=("loss", *METRICS)),
             Check("token-mean", "token_mean averages over every valid token of the batch",
                   "With reduction='token_mean' the loss must be the mean over all valid tokens of "

@@ -234,7 +234,7 @@ class DpoLossSpec(NamedOutputsSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("loss", *STATS)),
             Check("implicit-rewards", "implicit rewards are beta times the summed policy-minus-reference log-ratio",
                   "Each implicit reward is beta * (sum of log pi - sum of log pi_ref) over the response's valid "
@@ -251,8 +251,8 @@ class DpoLossSpec(NamedOutputsSpec):
                   relation="padding", compare=relation_compare("changed", "as-given", "with other values in the padding",
                                                                "with the padding as given")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
-                  "On {label} the loss is a plain number ({expected}); yours is {got}. If yours is inf or NaN, "
-                  "use logsigmoid: log(sigmoid(x)) is log(0) once x is below about -745.",
+                  "On {label}, the loss is a plain number ({expected}: -log sigmoid(x) is about -x for a very "
+                  "negative x); yours is {got}.",
                   applies=_large, fields=("loss",)),
             Check("beta", "beta scales the log-ratio inside the sigmoid",
                   "The loss is -log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r))) and the rewards beta times "

@@ -216,7 +216,7 @@ class ExplainedVarianceSpec(DrillSpec):
                   "yours is {got}.", applies=lambda ex: _ok(ex) and not _spread(ex), fields=ev),
             Check("padding-nonfinite", "NaN and inf in padding do not reach the result",
                   "Padded slots hold NaN or inf and the valid returns vary, yet your explained variance is "
-                  "{detail}: select values[mask] and returns[mask] before computing anything.",
+                  "{detail}: what the padding holds reached the result.",
                   applies=lambda ex: _ok(ex) and _spread(ex) and _spread(ex, "values") and not _tame(ex),
                   custom=_finite_result),
             *relation_check("mask-default", "mask=None means every token is valid",

@@ -236,7 +236,7 @@ class GrpoAdvantagesSpec(DrillSpec):
             Check("input-contract", "a batch that is not whole groups raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's worked example ({label}) your advantages are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=adv),
             Check("padding-zero", "padded positions hold exactly 0",
                   "Padding gets advantage 0 whatever the score: {detail}.", custom=_padding_zero),

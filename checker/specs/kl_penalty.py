@@ -155,7 +155,7 @@ class KlPenaltySpec(NamedOutputsSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("losses", "new_beta")),
             Check("surrogate", "without KL each loss is -mean(ratio * A) of its minibatch",
                   "With kl = 0 each minibatch's loss is the negated surrogate -mean(exp(new - old) * A); your "
@@ -168,7 +168,7 @@ class KlPenaltySpec(NamedOutputsSpec):
                   and _mean_side(ex) == "band", fields=("losses",)),
             Check("losses-use-this-beta", "every minibatch's loss uses the beta passed in",
                   "beta is updated after the iteration, so all of this iteration's losses use the beta it was "
-                  "called with ({beta}); on {label} your losses{at} are {got}, expected {expected}.",
+                  "called with ({beta}); on {label}, your losses{at} are {got}, expected {expected}.",
                   applies=lambda ex: valid(ex) and _mean_side(ex) != "band" and ex.arrays["kl"].any(),
                   fields=("losses",)),
             Check("beta-doubles", "beta doubles when the mean KL exceeds 1.5 * target",
@@ -184,10 +184,10 @@ class KlPenaltySpec(NamedOutputsSpec):
                   fields=("new_beta",)),
             Check("thresholds-strict", "beta stays when the mean KL is exactly on a threshold (both comparisons strict)",
                   "Beta doubles only when the mean KL is strictly above 1.5 * kl_target and halves only when it is "
-                  "strictly below kl_target / 1.5; on {label} it is exactly on the threshold, so beta must stay: "
+                  "strictly below kl_target / 1.5; on {label}, it is exactly on the threshold, so beta must stay: "
                   "expected {expected}, got {got}.", applies=_on_threshold, fields=("new_beta",)),
             Check("once-per-iteration", "beta is updated once, from the mean KL of the whole iteration",
-                  "On {label} the minibatches' KLs fall on different sides of the band; beta is updated once, "
+                  "On {label}, the minibatches' KLs fall on different sides of the band; beta is updated once, "
                   "from the mean over the whole iteration: expected new_beta {expected}, got {got}.",
                   applies=lambda ex: valid(ex) and len(_minibatch_sides(ex)) > 1, fields=("new_beta",)),
             Check("defaults", "default beta = 1.0 and kl_target = 0.01",

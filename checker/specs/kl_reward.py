@@ -169,7 +169,7 @@ class KlRewardSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your rewards are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your rewards are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("rewards",)),
             Check("kl-on-valid-tokens", "every valid token before the last gets -kl_coef * (log_probs - ref)",
                   "Each valid token's reward is the KL penalty -kl_coef * (log_probs - ref_log_probs) (k1, "

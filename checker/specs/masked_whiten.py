@@ -165,7 +165,7 @@ class MaskedWhitenSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your whitened advantages are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your whitened advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("whitened",)),
             Check("zero-mean", "whitened valid tokens have mean 0",
                   "With shift_mean=True the whitened advantages have mean 0 over the valid tokens: {detail}.",

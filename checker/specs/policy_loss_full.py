@@ -241,7 +241,7 @@ class PolicyLossFullSpec(LossSpec):
             Check("input-contract", "an unknown mode or a dual_clip <= 1 raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's worked example ({label}) your {field} is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", *STATS)),
             Check("padding-nonfinite", "NaN, inf or huge values in padding reach neither outputs nor gradient",
                   "Padded slots may hold NaN, inf or huge log-probs, yet {detail}; replace padded entries with torch.where before "

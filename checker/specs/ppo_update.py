@@ -329,16 +329,16 @@ class PpoUpdateSpec(NamedOutputsSpec):
         valid = lambda ex: ex.invalid is None  # noqa: E731
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field}{at} is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your {field}{at} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=self.output_fields),
             Check("whitening", "advantages are whitened over the batch with the unbiased std",
                   "With one minibatch holding the whole batch and no clipping, one SGD step depends on the "
-                  "advantages only through (A - mean(A)) / (std(A, unbiased) + 1e-8); on {label} your theta{at} is "
+                  "advantages only through (A - mean(A)) / (std(A, unbiased) + 1e-8); on {label}, your theta{at} is "
                   "{got}, expected {expected}.",
                   applies=lambda ex: _one_step(ex) and _unclipped(ex), fields=("theta",)),
             Check("grad-clip", "the gradient is clipped to max_grad_norm over all parameters together",
                   "The first gradient's norm (theta and phi together) exceeds max_grad_norm = {max_grad_norm}, so "
-                  "both are scaled by max_grad_norm / norm before the step; on {label} your {field}{at} is {got}, "
+                  "both are scaled by max_grad_norm / norm before the step; on {label}, your {field}{at} is {got}, "
                   "expected {expected}.",
                   applies=lambda ex: _one_step(ex) and not _unclipped(ex) and _prewhitened(ex)
                   and _first_grad_norm(ex) > _hyper(ex)["max_grad_norm"], fields=("theta", "phi")),
@@ -347,20 +347,20 @@ class PpoUpdateSpec(NamedOutputsSpec):
                   custom=self._ratio_moved),
             Check("approx-kl", "each epoch's approx KL is the mean k3 over its minibatches, before each update",
                   "approx KL is k3 = mean((ratio - 1) - log ratio), measured on each minibatch before its update "
-                  "and averaged over the epoch (a fresh average each epoch); on {label} your approx_kl{at} is "
+                  "and averaged over the epoch (a fresh average each epoch); on {label}, your approx_kl{at} is "
                   "{got}, expected {expected}.", applies=_stats_case, fields=("approx_kl",)),
             Check("clip-fraction", "each epoch's clip fraction is the mean of |ratio - 1| > clip_eps",
                   "The clip fraction counts the samples with |ratio - 1| > clip_eps (CleanRL, SB3), measured before "
-                  "each update and averaged over the epoch; on {label} your clip_frac{at} is {got}, expected "
+                  "each update and averaged over the epoch; on {label}, your clip_frac{at} is {got}, expected "
                   "{expected}.", applies=_stats_case, fields=("clip_frac",)),
             Check("policy-update", "theta after epochs of minibatches in the given order",
                   "Without clipping or early stop, theta after the loop depends on the ratios against the frozen "
                   "old log-probs, the advantages whitened once before the loop and the minibatches in the order "
-                  "given; on {label} your theta{at} is {got}, expected {expected}.",
+                  "given; on {label}, your theta{at} is {got}, expected {expected}.",
                   applies=_minibatch_case, fields=("theta",)),
             Check("value-update", "phi after epochs of minibatches, value clipping around the frozen old values",
                   "Without clipping or early stop, phi after the loop depends on the value clipping around the "
-                  "values frozen before the loop and on the minibatches in the order given; on {label} your "
+                  "values frozen before the loop and on the minibatches in the order given; on {label}, your "
                   "phi{at} is {got}, expected {expected}.", applies=_minibatch_case, fields=("phi",)),
             Check("early-stop", "stops after the first epoch whose mean approx KL exceeds target_kl",
                   "{detail}.", relation="early-stop", compare=_early_stop_compare),

@@ -179,7 +179,7 @@ class TokenGaeSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("advantages", "returns")),
             Check("returns-definition", "returns = advantages + values on valid tokens",
                   "The value targets must be returns = advantages + values on every valid token: {detail}.",

@@ -147,7 +147,7 @@ class TokenKlSpec(TokenSpec):
             Check("input-contract", "an unknown estimator raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("kl", "kl_mean")),
             Check("k1", "k1 = log_probs - ref_log_probs per valid token",
                   "With estimator='k1' each valid token's kl must be log_probs - ref_log_probs (the log-ratio "

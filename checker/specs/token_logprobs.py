@@ -265,8 +265,7 @@ class TokenLogprobsSpec(TokenSpec):
                   applies=_normal, fields=(ENT,)),
             Check("shift-invariance", "adding a constant to a position's logits changes nothing",
                   "softmax(x + c) = softmax(x): log-probs and entropy must not change when every logit of a "
-                  "position moves by the same constant: {detail}. Subtract the maximum (log_softmax, logsumexp) "
-                  "instead of exponentiating raw logits.", applies=lambda ex: ex.label in SHIFTS,
+                  "position moves by the same constant: {detail}.", applies=lambda ex: ex.label in SHIFTS,
                   custom=_shift_invariant),
             Check("log-prob-range", "every valid log-prob is finite and <= 0",
                   "A log-probability is finite and at most 0 on every valid token: {detail}.",
@@ -277,9 +276,9 @@ class TokenLogprobsSpec(TokenSpec):
             self.padding_check(),
             self.padding_relation_check((LP, ENT), "valid log-probs and entropies"),
             Check("large-logits", "stable for large logits and float32 inputs (log_softmax, not log(softmax))",
-                  "On {label} your {field} is {got}{at}, expected {expected}: softmax underflows to 0 for a "
-                  "token far below the best one, so log(softmax(x)) gives -inf; use log_softmax (or x - "
-                  "logsumexp(x)).", applies=lambda ex: ex.label in ("edge: large logits", "edge: float32 logits"),
+                  "On {label} your {field} is {got}{at}, expected {expected}: a token far below the best one has "
+                  "a probability that underflows to 0, yet its log-probability is an ordinary finite number.",
+                  applies=lambda ex: ex.label in ("edge: large logits", "edge: float32 logits"),
                   fields=(LP, ENT)),
             Check("large-vocabulary", "gathers along the vocabulary dimension of a 32000-token vocabulary",
                   "With V = 32000 your {field} differs{at}: expected {expected}, got {got}.",

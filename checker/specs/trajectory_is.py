@@ -211,8 +211,8 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                       "base", ("ess",), "with log w = 0.5, -0.3, 1.0",
                       lambda role: f"with every log w shifted by {'+' if role == 'up' else '-'}700")),
             Check("ess", "the ESS is (sum w)^2 / sum w^2",
-                  "The effective sample size is (sum w)^2 / sum w^2 (Kong's ESS), an absolute count, not a "
-                  "fraction of N; expected {expected}, got {got}.",
+                  "The effective sample size is (sum w)^2 / sum w^2 (Kish's ESS), a count between 1 and N; "
+                  "expected {expected}, got {got}.",
                   applies=ordinary, fields=("ess",)),
             Check("is-estimate", "the plain IS estimate is mean(w * G)",
                   "The ordinary importance-sampling estimate of the return is (1 / N) sum w_n G_n; expected "

@@ -16,7 +16,7 @@ def explained_variance(values, returns, mask=None):
     residual = r - v
 
     var_returns = (r ** 2).mean() - r.mean() ** 2
-    var_residual = (residual ** 2).mean() - residual.mean() ** 2
+    var_residual = residual.var()
     # Returns without spread leave nothing to explain: the ratio is undefined.
     if var_returns == 0:
         return float("nan")
