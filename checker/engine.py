@@ -595,15 +595,14 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
 
 def _shown_failure(failed: list, failures: dict, failing: dict) -> tuple:
     """The check and the example the counterexample shows: a failure of the first named mistake itself
-    (a check it fails, on an example where it fails it, the smallest such; a value check before the input
-    contract), so the case shown is the one the diagnosis explains; else the first failed check's smallest
-    failure."""
+    (the smallest example on which the answer and the mistake both fail a check; a value check before a
+    relation, both before the input contract), so the case shown is the one the diagnosis explains; else
+    the first failed check's smallest failure."""
     for ids, by_check in failing.items():
-        ranked = sorted(failed, key=lambda c: (c.id == "input-contract", c.relation is not None))
-        for c in ranked:
-            mine = [f for f in failures[c.id] if f.index in by_check.get(c.id, ())]
-            if mine:
-                return c, min(mine, key=lambda f: f.example.size())
+        mine = [(c, f) for c in failed for f in failures[c.id] if f.index in by_check.get(c.id, ())]
+        if mine:
+            return min(mine, key=lambda cf: (cf[0].id == "input-contract", cf[0].relation is not None,
+                                             cf[1].example.size()))
         break
     head = failed[0]
     return head, min(failures[head.id], key=lambda f: f.example.size())

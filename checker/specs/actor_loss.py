@@ -20,7 +20,14 @@ K3_CLAMP = 10.0  # verl's low_var_kl and OpenRLHF's compute_approx_kl clamp each
 
 
 def _k3_means(ex: Example) -> tuple[float, float] | None:
-    """approx_kl over the valid tokens, as the prompt defines it and with each token's k3 clamped at 10."""
+    """approx_kl over the valid tokens, as the prompt defines it and with each token's k3 clamped at 10
+    (computed once per example)."""
+    if "_k3_means" not in ex.__dict__:
+        ex.__dict__["_k3_means"] = _compute_k3_means(ex)
+    return ex.__dict__["_k3_means"]
+
+
+def _compute_k3_means(ex: Example) -> tuple[float, float] | None:
     new, old = ex.arrays.get("log_probs_new"), ex.arrays.get("log_probs_old")
     if new is None or old is None or new.shape != old.shape or new.ndim != 2 or new.size == 0:
         return None
