@@ -380,6 +380,9 @@ class _Run:
             for i in self.ordered[axis.id]:
                 if self.cand_is_ref(i, axis.field):
                     continue
+                if self.cand[i] is None or self.cand[i].get(axis.field) is None and axis.field.startswith("nograd:"):
+                    ok = False  # a malformed output or no gradient at all: nothing the property could explain
+                    break
                 where = v.free(self, i, axis.field)
                 if where is None:
                     ok = False
@@ -421,14 +424,10 @@ class _Run:
             results[i] = v.results[key]
         from dataclasses import replace as _replace
 
-        results = {i: _replace(r, index=i) for i, r in results.items()}
-        examples = {i: self.examples[i] for i in self.usable}
-        order = sorted(examples)
-        pos = {i: k for k, i in enumerate(order)}
-        _, failures = evaluate(self.spec, self.framework, [examples[i] for i in order],
-                               {pos[i]: _replace(r, index=pos[i]) for i, r in results.items()},
-                               {pos[i]: self.expected[i] for i in order})
-        out = {cid: {order[f.index] for f in fs} for cid, fs in failures.items()}
+        # the same examples, in place, with the engine's plan of them (the checks that apply, the kinks)
+        _, failures = evaluate(self.spec, self.framework, self.examples,
+                               {i: _replace(r, index=i) for i, r in results.items()}, self.expected, plan=self.plan)
+        out = {cid: {f.index for f in fs} for cid, fs in failures.items()}
         v.views[("failures", self.spec.drill_id, tuple(self.keys[i] for i in self.usable))] = out
         return out
 
@@ -460,15 +459,17 @@ def _applies(spec, framework, axis, key, example) -> bool:
 
 
 def diagnose(spec, framework: str, examples, calls, candidate_results, expected,
-             passed: set[str] | None = None) -> Explanation:
+             passed: set[str] | None = None, plan=None) -> Explanation:
     """Per axis where the answer differs from the reference, the catalogued mistakes that explain it.
 
     `candidate_results` maps example index -> CallResult; `expected` maps example index -> the reference
-    `Expected`; `passed` the checks the answer passes (a variant that fails one of them is not named).
+    `Expected`; `passed` the checks the answer passes (a variant that fails one of them is not named);
+    `plan` the engine's plan of the examples (`engine._plan_for`), reused to evaluate the variants.
     Single mistakes first; combinations of two only for the axes no single mistake explains.
     """
     run = _Run(spec, framework, examples, calls, candidate_results, expected)
     run.passed = set(passed or ())
+    run.plan = plan
     titles = {a.id: a.title for a in run.axes}
     differing = {a.id for a in run.axes if run.differs(a)}
     run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.cand_is_ref(i, a.field))

@@ -111,7 +111,7 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     if failed or report.error is not None:  # a right answer has nothing to diagnose
         passed = {c.id for c in checks if not failures.get(c.id)}
         report.diagnoses, report.unexplained, failing = _diagnoses(spec, framework, examples, calls, results,
-                                                                   expected, failures, passed)
+                                                                   expected, failures, passed, ev.plan)
     if failed:
         head, fail = _shown_failure(failed, failures, failing)
         shrinkable = head.custom is None and head.relation is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
@@ -595,14 +595,15 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
 
 def _shown_failure(failed: list, failures: dict, failing: dict) -> tuple:
     """The check and the example the counterexample shows: a failure of the first named mistake itself
-    (the smallest example on which the answer and the mistake both fail a check; a value check before a
-    relation, both before the input contract), so the case shown is the one the diagnosis explains; else
+    (the smallest example on which the answer and the mistake both fail a check; a named property before
+    the catch-all comparison on random inputs, a value check before a relation, both before the input
+    contract), so the case shown is the one the diagnosis explains; else
     the first failed check's smallest failure."""
     for ids, by_check in failing.items():
         mine = [(c, f) for c in failed for f in failures[c.id] if f.index in by_check.get(c.id, ())]
         if mine:
             return min(mine, key=lambda cf: (cf[0].id == "input-contract", cf[0].relation is not None,
-                                             cf[1].example.size()))
+                                             cf[0].id == "matches-reference", cf[1].example.size()))
         break
     head = failed[0]
     return head, min(failures[head.id], key=lambda f: f.example.size())
@@ -630,7 +631,7 @@ def _nonfinite_explanation(spec, fail) -> tuple[str, str | None]:
             "log of 0)."), None
 
 
-def _diagnoses(spec, framework, examples, calls, results, expected, failures, passed=None):
+def _diagnoses(spec, framework, examples, calls, results, expected, failures, passed=None, plan=None):
     """(named mistakes, parts nothing explains, for each named id the checks its variant fails). A name
     lists the parts it explains when it does not explain everything that differs."""
     from checker import misconceptions
@@ -662,7 +663,7 @@ def _diagnoses(spec, framework, examples, calls, results, expected, failures, pa
         seen[mid] = d
         out.append(d)
 
-    found = diagnose(spec, framework, examples, calls, results, expected, passed)
+    found = diagnose(spec, framework, examples, calls, results, expected, passed, plan)
     for ids, axes in found.names:
         alt = found.alternative_of.get(ids)
         for k, mid in enumerate(ids):
