@@ -521,6 +521,7 @@ def _recognise_nonfinite_from_padding(spec, framework, _arg):
         key = run.keys[i]
         hit = poisoned.get(key)
         if hit is None:
+            _bound(poisoned)
             hit = poisoned[key] = padding_poisoned(spec, run.examples[i])
         return _nonfinite_where_finite(run, i, field) if hit else None
     return free
@@ -536,6 +537,7 @@ def _recognise_exp_range(spec, framework, _arg):
         key = run.keys[i]
         hit = extreme.get(key)
         if hit is None:
+            _bound(extreme)
             ex = run.examples[i]
             hit = False
             for n in inputs:
@@ -546,6 +548,12 @@ def _recognise_exp_range(spec, framework, _arg):
             extreme[key] = hit
         return _nonfinite_where_finite(run, i, field) if hit else None
     return free
+
+
+def _bound(cache: dict, limit: int = 8192) -> None:
+    """Per-example caches of a long-lived checker stay bounded (keys hold the examples' bytes)."""
+    if len(cache) > limit:
+        cache.clear()
 
 
 def _nonfinite_where_finite(run, i, field):
@@ -567,6 +575,7 @@ def _recognise_underflow(spec, framework, _arg):
         key = run.keys[i]
         hit = cache.get(key)
         if hit is None:
+            _bound(cache)
             hit = cache[key] = spec.underflow(run.examples[i], framework) or {}
         return hit.get(field)
     return free

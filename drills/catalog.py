@@ -14,8 +14,8 @@ from pathlib import Path
 from drills.errors import DrillContentError
 from drills.model import Drill, Misconception, Mistake
 from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_TEST, FRAMEWORKS, KINDS,
-                           MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, SEED_ROWS, TOPICS, Fields,
-                           parse_hints, read_text, read_yaml)
+                           MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL,
+                           MISTAKE_KEYS_REQUIRED, SEED_ROWS, TOPICS, Fields, parse_hints, read_text, read_yaml)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
 INDEX_FILE = "index.yaml"

@@ -60,7 +60,8 @@ def _frameworks(mid: str, drill: str) -> list[str]:
     return [fw for fw in get_drill(drill).frameworks if fw in shared_misconceptions()[mid].frameworks]
 
 
-CASES = [(mid, d, fw) for mid, drills in sorted(INHERITED.items()) for d in sorted(drills) for fw in _frameworks(mid, d)]
+CASES = [(mid, d, fw) for mid, drills in sorted(INHERITED.items()) for d in sorted(drills)
+         for fw in _frameworks(mid, d)]
 
 
 def _corpus_forms(drill: str, name: str) -> list[Path]:

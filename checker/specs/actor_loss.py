@@ -63,10 +63,16 @@ class ActorLossSpec(LossSpec):
     drill_id = "actor_loss"
     function = "compute_actor_loss"
     positional = ("log_probs_new", "log_probs_old", "advantages", "response_mask")
-    roles = {"new_logp": ("log_probs_new",), "old_logp": ("log_probs_old",), "logp_extremes": True, "advantages": ("advantages",),
-             "mask": ("response_mask",), "nonfinite_padding": "a padded ratio may overflow",
-             "strict_comparisons": "a token counts as clipped when |ratio - 1| > clip_range",
-             "card:strict-comparison": "diag-clip-fraction-definitions"}
+    roles = {
+        "new_logp": ("log_probs_new",),
+        "old_logp": ("log_probs_old",),
+        "logp_extremes": True,
+        "advantages": ("advantages",),
+        "mask": ("response_mask",),
+        "nonfinite_padding": "a padded ratio may overflow",
+        "strict_comparisons": "a token counts as clipped when |ratio - 1| > clip_range",
+        "card:strict-comparison": "diag-clip-fraction-definitions",
+    }
     hyper_defaults = {"clip_range": 0.2, "reduction": "token_mean"}
     trainable = ("log_probs_new",)
     constants = ("log_probs_old", "advantages")
@@ -155,7 +161,8 @@ class ActorLossSpec(LossSpec):
             # log-probs near -1000, where exp underflows to 0 but the ratio is ordinary
             ok.append(Example({"log_probs_new": t([[-1000.2, -999.5, -1001.0], [-998.7, -1000.0, -1000.3]]),
                                "log_probs_old": t([[-1000.0, -1000.0, -1000.5], [-999.0, -999.8, -1000.0]]),
-                               "advantages": tr_adv, "response_mask": tr_mask}, {"clip_range": 0.2, "reduction": reduction},
+                               "advantages": tr_adv, "response_mask": tr_mask},
+                              {"clip_range": 0.2, "reduction": reduction},
                               f"edge: log-probs near -1000 ({reduction})"))
         ok += self.defaults_pair({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv,
                                   "response_mask": tr_mask}, "default clip_range and reduction")

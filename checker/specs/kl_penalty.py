@@ -182,7 +182,8 @@ class KlPenaltySpec(NamedOutputsSpec):
                   "expected {expected}, got {got}.",
                   applies=lambda ex: valid(ex) and _mean_side(ex) == "band" and not _on_threshold(ex),
                   fields=("new_beta",)),
-            Check("thresholds-strict", "beta stays when the mean KL is exactly on a threshold (both comparisons strict)",
+            Check("thresholds-strict",
+                  "beta stays when the mean KL is exactly on a threshold (both comparisons strict)",
                   "Beta doubles only when the mean KL is strictly above 1.5 * kl_target and halves only when it is "
                   "strictly below kl_target / 1.5; on {label}, it is exactly on the threshold, so beta must stay: "
                   "expected {expected}, got {got}.", applies=_on_threshold, fields=("new_beta",)),

@@ -88,7 +88,11 @@ class KlRewardSpec(TokenSpec):
     drill_id = "kl_reward"
     function = "kl_shaped_rewards"
     positional = ("log_probs", "ref_log_probs", "scores", "response_mask")
-    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "padded log-probs may hold NaN and inf"}
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded log-probs may hold NaN and inf",
+    }
     hyper_defaults = {"kl_coef": 0.1}
     outputs = (("rewards", "bt"),)
 

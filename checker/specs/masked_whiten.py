@@ -80,8 +80,13 @@ class MaskedWhitenSpec(TokenSpec):
     drill_id = "masked_whiten"
     function = "masked_whiten"
     positional = ("advantages", "response_mask")
-    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "padded advantages may hold NaN and inf",
-             "std_convention": "the population variance (divide by N)", "whitening": True}
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded advantages may hold NaN and inf",
+        "std_convention": "the population variance (divide by N)",
+        "whitening": True,
+    }
     hyper_defaults = {"shift_mean": True, "eps": 1e-8}
     outputs = (("whitened", "bt"),)
 

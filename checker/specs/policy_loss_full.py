@@ -90,10 +90,16 @@ class PolicyLossFullSpec(LossSpec):
     drill_id = "policy_loss_full"
     function = "compute_policy_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
-    roles = {"new_logp": ("log_prob",), "old_logp": ("old_log_prob",), "logp_extremes": True, "advantages": ("advantages",),
-             "mask": ("response_mask",), "nonfinite_padding": "padded slots may hold NaN and inf",
-             "strict_comparisons": "clip_frac counts the tokens where clip(r) * A < r * A",
-             "card:strict-comparison": "diag-clip-fraction-definitions"}
+    roles = {
+        "new_logp": ("log_prob",),
+        "old_logp": ("old_log_prob",),
+        "logp_extremes": True,
+        "advantages": ("advantages",),
+        "mask": ("response_mask",),
+        "nonfinite_padding": "padded slots may hold NaN and inf",
+        "strict_comparisons": "clip_frac counts the tokens where clip(r) * A < r * A",
+        "card:strict-comparison": "diag-clip-fraction-definitions",
+    }
     hyper_defaults = {"clip_low": 0.2, "clip_high": 0.2, "dual_clip": None, "loss_agg_mode": "token-mean"}
     trainable = ("log_prob",)
     constants = ("old_log_prob", "advantages")

@@ -78,8 +78,13 @@ class TokenGaeSpec(TokenSpec):
     drill_id = "token_gae"
     function = "token_gae"
     positional = ("rewards", "values", "response_mask")
-    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "padded rewards and values may hold NaN and inf",
-             "lam": ("lam",), "returns_output": ("1",)}
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded rewards and values may hold NaN and inf",
+        "lam": ("lam",),
+        "returns_output": ("1",),
+    }
     hyper_defaults = {"gamma": 1.0, "lam": 0.95}
     outputs = (("advantages", "bt"), ("returns", "bt"))
 

@@ -56,7 +56,11 @@ class TokenKlSpec(TokenSpec):
     drill_id = "token_kl"
     function = "token_kl"
     positional = ("log_probs", "ref_log_probs", "response_mask")
-    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "padded log-probs may hold NaN and inf"}
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded log-probs may hold NaN and inf",
+    }
     hyper_defaults = {"estimator": "k3"}
     outputs = (("kl", "bt"), ("kl_mean", "scalar"))
 

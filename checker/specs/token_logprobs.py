@@ -90,8 +90,12 @@ class TokenLogprobsSpec(TokenSpec):
     drill_id = "token_logprobs"
     function = "token_logprobs"
     positional = ("logits", "input_ids", "response_mask")
-    roles = {"mask": ("response_mask",), "padded_outputs": True, "nonfinite_padding": "unused logits may hold NaN and inf",
-             "probability_underflow": True}
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "unused logits may hold NaN and inf",
+        "probability_underflow": True,
+    }
     hyper_defaults: dict = {}
     outputs = (("log_probs", "bt"), ("entropy", "bt"))
     # The actor's loss back-propagates through these log-probs: the sum of log_probs must have the
