@@ -160,6 +160,8 @@ def _num(x: float) -> str:
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if abs(x) < 1e-12:  # -0.0, and rounding noise around 0 (-1.4e-17): 0.0, as a prompt prints it
+        return "0.0"
     if x == int(x) and abs(x) < 1e6:
         return f"{x:.1f}"
     return f"{x:.6g}"

@@ -41,7 +41,10 @@ DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "framewor
 DRILL_KEYS_PITFALL = ("base", "mistake")
 DRILL_KEYS_TEST = ("base",)
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
-MISTAKE_KEYS_OPTIONAL = ("frameworks", "pitfall_row", "fails", "params")
+MISTAKE_KEYS_OPTIONAL = ("frameworks", "pitfall_row", "fails", "params", "concept")
+# A shared misconception (drills/_common/misconceptions.yaml): see drills.model.Misconception.
+MISCONCEPTION_KEYS_REQUIRED = ("id", "title", "explanation", "card", "needs")
+MISCONCEPTION_KEYS_OPTIONAL = ("plant", "recognise", "frameworks")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID

@@ -393,7 +393,7 @@ async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(t
         await pilot.pause()
         table = app.screen.query_one("#readiness-table")
         widths = [c.get_render_width(table) for c in table.columns.values()]
-        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "weakest"]
+        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "mastered", "weakest"]
         assert sum(widths) <= size[0], widths  # every column inside the screen
         lines = _screen_lines(app)
         header = next(line for line in lines if " ready " in line and " topic " in line)

@@ -67,6 +67,7 @@ class GaeSpec(DrillSpec):
     drill_id = "gae"
     function = "compute_gae"
     positional = ("rewards", "values", "dones")
+    roles = {"lam": ("lam",), "returns_output": ("1",)}
     hyper_defaults = {"gamma": 0.99, "lam": 0.95}
     output_fields = ("advantages", "returns")
 

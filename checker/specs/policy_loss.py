@@ -60,6 +60,7 @@ class PolicyLossSpec(LossSpec):
     drill_id = "policy_loss"
     function = "ppo_policy_loss"
     positional = ("new_logp", "old_logp", "advantages")
+    roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",)}
     hyper_defaults = {"clip_eps": 0.2}
     trainable = ("new_logp",)
     constants = ("old_logp", "advantages")

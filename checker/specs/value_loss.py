@@ -60,6 +60,7 @@ class ValueLossSpec(LossSpec):
     drill_id = "value_loss"
     function = "ppo_value_loss"
     positional = ("values", "old_values", "returns")
+    roles = {"old_values": ("old_values",), "returns": ("returns",)}
     hyper_defaults = {"clip_eps": 0.2}
     trainable = ("values",)
     constants = ("old_values", "returns")

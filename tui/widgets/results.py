@@ -82,7 +82,9 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
             parts.append(_counterexample_table(report))
         return Group(*parts)
     if report.diagnoses:
-        head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
+        groups = {d.alternative_to or d.id for d in report.diagnoses}  # alternatives: one behaviour, two names
+        head = "Named mistake" if len(report.diagnoses) == 1 else (
+            "Named mistake (these behave identically here)" if len(groups) == 1 else "Named mistakes")
         parts.append(Text(head, style="bold yellow"))
         for d in report.diagnoses:
             parts.append(_marked("•", "yellow", Text.assemble((d.title, "bold"), (f"  [{d.id}]", "dim"))))
