@@ -120,6 +120,12 @@ WRONG_FORMS: dict[str, tuple[str, ...]] = {
     "loop-whiten-per-minibatch": (r"each minibatch instead", r"per minibatch instead"), "old-logp-in-loop": (),
     # drills/_common: diagnosed from the output or the contract, with no planted code
     "output-type": (), "output-shape": (), "output-nonfinite": (), "input-contract": (),
+    # drills/_common/misconceptions.yaml: shared by every drill whose inputs they concern
+    "mask-multiplied": MASK_MULTIPLIED, "log-of-probability": LOG_OF_SOFTMAX, "std-bessel-correction": (r"bessel",),
+    "grad-into-reference": (), "grad-into-returns": (), "mc-return-for-lambda-return": (), "padding-not-zeroed": (),
+    "strict-comparison": (), "whiten-mean-handling": (),
+    # explained_variance, ppo_update
+    "ev-one-pass-variance": (r"E\[x\^?2\]\s*-\s*E\[x\]", r"one[- ]pass"), "loop-stats-after-step": (),
 }
 
 # Warning-style wording: a prompt states conventions, it does not warn about the alternatives.
