@@ -1,6 +1,8 @@
-"""Every concrete claim a newer fix-the-bug prompt makes ("with K = 2 and rewards [1, 3] the advantages
-come out [-1, 1]", "with estimator='k2' it is right") holds: the starter (the planted mistake) does what
-the prompt says it does, and the model answer does what the prompt says it should."""
+"""Every concrete claim a fix-the-bug prompt makes holds: a prompt states right values only ("with K = 2
+and rewards [1, 3] the advantages are [-2, 2]", "k1 = 0.5 and k3 = 0.10653"), the model answer gives them
+and the starter (the planted mistake) does not. The tests also pin how each planted mistake behaves on
+the inputs that tell it apart (right on full-length rows, wrong once a row is padded), which its hints
+and the given-code report rely on."""
 from __future__ import annotations
 
 import math

@@ -217,9 +217,10 @@ def test_corpus_covers_every_mistake_three_times():
 
 
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
-def test_the_fix_prompts_claims_hold(fw):
-    """The parameters move, every epoch reports approx KL 0 and clip fraction 0, and target_kl never stops
-    the loop; the model answer stops where the prompt of the core drill says."""
+def test_the_planted_bug_reads_zero_kl_and_never_stops(fw):
+    """The fix-the-bug drill's planted code (its prompt names no symptom) moves the parameters while every
+    epoch reports approx KL 0 and clip fraction 0 and target_kl never stops the loop; the model answer
+    stops where the prompt of the core drill says."""
     d = get_drill("fix-old-logp-in-loop")
     bad = load_function(d.starter(fw), "ppo_update", "<fix starter>")
     arrays = worked_arrays()
