@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from cards.progress import json_io, rows
+from cards.progress import json_io, renames, rows
 from cards.progress.faults import describe_fault, is_damage, kind_of
 from cards.progress.header import peek
 from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
@@ -168,6 +168,7 @@ class ProgressStore:
                 db.execute("PRAGMA synchronous = FULL")  # a committed review survives power loss too
             db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
+            self._follow_renames()
         except sqlite3.Error as exc:
             db.close()
             raise self._fault(exc, "opened") from exc
@@ -267,6 +268,15 @@ class ProgressStore:
                 MIGRATIONS[version](self._db)
                 self._db.execute(f"PRAGMA user_version = {version + 1}")
                 self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _follow_renames(self) -> None:
+        """Move rows kept under a card's old id to its new one (`cards.progress.renames`); a store that
+        cannot be written reads the old rows as they are."""
+        mapping = renames.renamed_cards()
+        if self.read_only or not renames.pending(self._db, mapping):
+            return
+        with self._write() as db:
+            renames.follow(db, mapping)
 
     @property
     def schema_version(self) -> int:
@@ -624,6 +634,7 @@ class ProgressStore:
         try:
             with self._write() as db:
                 added, skipped = json_io.import_data(db, data, known_drills)
+                renames.follow(db, renames.renamed_cards())  # an export made before a card was renamed
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"{source_name}: malformed progress data ({exc}); nothing was imported") from exc
         if drafts:
