@@ -18,7 +18,9 @@ FRAMEWORKS = ("numpy", "torch")
 KINDS = ("core", "pitfall", "test")
 TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "token-logprobs", "kl-estimators",
           "kl-reward", "token-gae", "whitening", "grpo", "loss-aggregation", "explained-variance",
-          "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty", "update-loop")
+          "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty", "update-loop",
+          # the objectives beside PPO that trainers ship now
+          "rollout-correction", "gspo", "dapo", "critic-free-advantages", "cispo", "kl-loss", "grad-accumulation")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's
