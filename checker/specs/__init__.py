@@ -42,10 +42,10 @@ def _token_level_specs() -> dict[str, DrillSpec]:
 def _objective_specs() -> dict[str, DrillSpec]:
     """The objectives beside PPO: rollout/trainer mismatch correction, GSPO, DAPO, critic-free advantages,
     CISPO, the KL loss's gradient, micro-batch loss scaling."""
-    from checker.specs import (cispo_loss, critic_free_advantages, grad_accumulation, gspo_loss, kl_loss,
+    from checker.specs import (cispo_loss, critic_free_advantages, dapo_loss, grad_accumulation, gspo_loss, kl_loss,
                                rollout_correction)
 
-    return {m.SPEC.drill_id: m.SPEC for m in (rollout_correction, gspo_loss, critic_free_advantages, cispo_loss, kl_loss,
+    return {m.SPEC.drill_id: m.SPEC for m in (rollout_correction, gspo_loss, dapo_loss, critic_free_advantages, cispo_loss, kl_loss,
                                               grad_accumulation)}
 
 
