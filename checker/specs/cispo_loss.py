@@ -141,6 +141,18 @@ class CispoSpec(LlmOutputsSpec):
             *self.gradient_checks(),
         ]
 
+    def kinks(self, ex: Example) -> dict:
+        """Ratios on the band's edges: a clamp or a min there may take either side (every subgradient is
+        right); the gradient is still compared everywhere else."""
+        hi = 1.0 + ex.hyper.get("eps_high", 0.28)
+        low = ex.hyper.get("eps_low")
+        with np.errstate(all="ignore"):
+            r = np.exp(np.asarray(ex.arrays["log_prob"], np.float64) - np.asarray(ex.arrays["old_log_prob"], np.float64))
+        edge = np.abs(r - hi) <= 1e-9
+        if low is not None:
+            edge |= np.abs(r - (1.0 - low)) <= 1e-9
+        return {"log_prob": edge & ex.arrays["response_mask"]}
+
     def grad_hint(self, name: str) -> str:
         return (" With the weight detached, d loss / d log_prob is -w A / N on every valid token (N valid tokens in "
                 "the batch), 0 on padding.")

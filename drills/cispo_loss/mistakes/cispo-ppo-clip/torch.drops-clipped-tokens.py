@@ -25,8 +25,10 @@ def cispo_loss(log_prob, old_log_prob, advantages, response_mask, eps_high=0.28,
         weights = weights.clamp(min=1.0 - eps_low)
 
     weights = torch.where(response_mask, weights, zero)
-    kept = (ratio <= 1.0 + eps_high) | (advantages <= 0)
-    per_token = torch.where(kept, weights, zero) * advantages * log_prob
+    dropped = (ratio > 1.0 + eps_high) & (advantages > 0)
+    if eps_low is not None:
+        dropped = dropped | ((ratio < 1.0 - eps_low) & (advantages < 0))
+    per_token = torch.where(dropped, zero, weights * advantages * log_prob)
 
     # One mean over every valid token of the batch.
     loss = -per_token.sum() / response_mask.sum().clamp(min=1)

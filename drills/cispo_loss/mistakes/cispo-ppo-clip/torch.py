@@ -25,7 +25,8 @@ def cispo_loss(log_prob, old_log_prob, advantages, response_mask, eps_high=0.28,
         weights = weights.clamp(min=1.0 - eps_low)
 
     weights = torch.where(response_mask, weights, zero)
-    per_token = torch.minimum(ratio * advantages, weights * advantages)
+    clipped = ratio.clamp(max=1.0 + eps_high) if eps_low is None else ratio.clamp(1.0 - eps_low, 1.0 + eps_high)
+    per_token = torch.minimum(ratio * advantages, clipped * advantages)
 
     # One mean over every valid token of the batch.
     loss = -per_token.sum() / response_mask.sum().clamp(min=1)

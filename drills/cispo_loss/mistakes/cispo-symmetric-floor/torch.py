@@ -20,9 +20,8 @@ def cispo_loss(log_prob, old_log_prob, advantages, response_mask, eps_high=0.28,
 
     ratio = torch.exp(log_prob - old_log_prob)
     # The weight only scales each token's gradient: no gradient flows through it.
-    weights = ratio.clamp(1.0 - eps_high, 1.0 + eps_high).detach()
-    if eps_low is not None:
-        weights = weights.clamp(min=1.0 - eps_low)
+    weights = ratio.clamp(max=1.0 + eps_high).detach()
+    weights = weights.clamp(min=1.0 - (eps_low if eps_low is not None else eps_high))
 
     weights = torch.where(response_mask, weights, zero)
     per_token = weights * advantages * log_prob
