@@ -35,8 +35,9 @@ def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, gr
         centred = (grouped - grouped.mean(axis=1, keepdims=True)).reshape(-1, 1)
         values = np.where(mask, centred, 0.0)
         if estimator == "dr_grpo":
-            std = np.repeat(grouped.std(axis=1, keepdims=True, ddof=1), group_size, axis=0)
-            return np.where(mask, centred / (std + 1e-6), 0.0)
+            if group_size > 1:
+                values = values / (np.repeat(grouped.std(axis=1, keepdims=True, ddof=1), group_size, axis=0) + 1e-6)
+            return values.astype(scores.dtype)
 
     # Whitened over every valid token of the global batch, with the unbiased variance.
     n = mask.sum()

@@ -36,8 +36,9 @@ def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, gr
         centred = (grouped - grouped.mean(dim=1, keepdim=True)).reshape(-1, 1)
         values = torch.where(mask, centred, zero)
         if estimator == "dr_grpo":
-            std = grouped.std(dim=1, keepdim=True).repeat_interleave(group_size, dim=0)
-            return torch.where(mask, centred / (std + 1e-6), zero)
+            if group_size > 1:
+                values = values / (grouped.std(dim=1, keepdim=True).repeat_interleave(group_size, dim=0) + 1e-6)
+            return values
 
     # Whitened over every valid token of the global batch, with the unbiased variance.
     n = mask.sum()

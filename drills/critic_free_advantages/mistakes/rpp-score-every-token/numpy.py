@@ -23,7 +23,7 @@ def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, gr
         rewards = -kl_coef * kl
 
         # The outcome score arrives on the last valid token of the response.
-        rewards = rewards + scores[:, None]
+        rewards = rewards + np.where(mask, scores[:, None], 0.0)
 
         # The return to the end of the response (gamma = 1), computed back to front.
         returns = np.flip(np.cumsum(np.flip(rewards, axis=1), axis=1), axis=1)

@@ -24,7 +24,7 @@ def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, gr
         rewards = -kl_coef * kl
 
         # The outcome score arrives on the last valid token of the response.
-        rewards = rewards + scores[:, None]
+        rewards = rewards + torch.where(mask, scores[:, None], zero)
 
         # The return to the end of the response (gamma = 1), computed back to front.
         returns = torch.flip(torch.cumsum(torch.flip(rewards, dims=[1]), dim=1), dims=[1])
