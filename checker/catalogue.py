@@ -9,15 +9,19 @@ explain it. So a second slip elsewhere never hides the first: two mistakes get t
 variant explains is reported as "what differs".
 
 Variants: every form of every catalogued mistake (`Mistake.forms`: the canonical file, other forms of
-the same misconception, each `params` substitution), two-mistake combinations derived by merging two
-files' edits against the model solution, and, for the total loss, the policy and value mistakes placed
-inside an otherwise correct total (and their combinations, by superposing their deviations).
+the same misconception, each `params` substitution), the shared misconceptions the drill inherits planted
+in its model answer and recognised by the property they break (`checker.misconceptions`), two-mistake
+combinations derived by merging two files' edits against the model solution, and, for the total loss, the
+policy and value mistakes placed inside an otherwise correct total (and their combinations, by superposing
+their deviations).
 
 A variant is named only when (1) it explains at least one axis, matching the answer on every example of
 it and differing from the reference on at least one of them, with >= 2 such examples over all the axes it
 explains, and (2) on every axis of the same group
 where the variant differs from the reference, the answer differs too (a mistake whose other effects the
-answer does not show is not its mistake). All of it is our own trusted code and runs in this process
+answer does not show is not its mistake), and (3) no check that the answer passes fails for the variant (a
+passing check contradicts it, whatever axis group it speaks about). All of it is our own trusted code and
+runs in this process
 (`checker.trusted`); results are cached per example, so the warm worker pays for a variant once.
 """
 from __future__ import annotations
@@ -44,6 +48,7 @@ class Variant:
     fn: Callable | None
     label: str = ""
     parts: tuple["Variant", ...] = ()
+    free: Callable | None = None  # a recogniser: (run, i, field) -> where the answer may differ (see misconceptions)
     results: dict = field(default_factory=dict)  # example key -> CallResult
     views: dict = field(default_factory=dict)    # example key -> {field: array | None} | None
     is_ref: dict = field(default_factory=dict)   # (example key, field) -> the variant equals the reference there
@@ -57,6 +62,7 @@ class Explanation:
     unexplained: list[tuple[str, str]]              # (axis title, what differs)
     alternatives: bool = False                      # several variants explain the same axes equally
     alternative_of: dict = field(default_factory=dict)  # ids -> the ids it is indistinguishable from
+    failing: dict = field(default_factory=dict)  # named ids -> {check id: example indices the variant fails}
 
     def __iter__(self):  # backwards compatible: iterate the named id tuples
         return iter(ids for ids, _ in self.names)
@@ -91,11 +97,17 @@ def singles(drill_id: str, framework: str) -> tuple[Variant, ...]:
     """Every form of every single mistake of the drill (for the total loss also the inherited ones)."""
     from drills import get_drill
 
+    from checker import misconceptions
+
     drill = get_drill(drill_id)
     out: list[Variant] = []
     for m in drill.mistakes:
         for label, src in m.forms(framework):
             out.append(Variant((m.id,), load_function(src, drill.function, label), label))
+    for p in misconceptions.planted(drill_id, framework):
+        out.append(Variant((p.mistake_id,), load_function(p.source, drill.function, f"<{p.label}>"), p.label))
+    for r in misconceptions.recognisers(drill_id, framework):
+        out.append(Variant((r.mistake_id,), None, r.label, free=r.free))
     return tuple(out + _inherited(drill_id, framework))
 
 
@@ -105,9 +117,12 @@ def pairs(drill_id: str, framework: str) -> tuple[Variant, ...]:
     answer), and for the total loss the superposition of two independent terms' mistakes."""
     from drills import get_drill
 
+    from checker import misconceptions
+
     drill = get_drill(drill_id)
     solution = drill.solution(framework)
     sources = [(m.id, label, src) for m in drill.mistakes for label, src in m.forms(framework)]
+    sources += [(p.mistake_id, p.label, p.source) for p in misconceptions.planted(drill_id, framework)]
     out: list[Variant] = []
     seen: set[str] = set()
     for (ia, la, sa), (ib, lb, sb) in itertools.combinations(sources, 2):
@@ -242,6 +257,7 @@ class _Run:
 
     def __init__(self, spec, framework, examples, calls, candidate_results, expected):
         self.spec, self.framework, self.examples, self.calls = spec, framework, examples, calls
+        self.expected = expected
         self.usable = [i for i, ex in enumerate(examples)
                        if ex.invalid is None and i in candidate_results and expected[i].error is None]
         self.keys = {i: example_key(examples[i]) for i in self.usable}
@@ -268,6 +284,8 @@ class _Run:
 
     def view(self, v: Variant, i: int) -> dict | None:
         key = self.keys[i]
+        if v.free is not None:  # a recogniser predicts the reference wherever the property leaves no freedom
+            return self.ref[i]
         if key not in v.views:
             if v.parts:
                 v.views[key] = self._superpose(v.parts, i)
@@ -320,6 +338,8 @@ class _Run:
 
     def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
         """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
+        if v.free is not None:
+            return self._judge_free(v, differing)
         explained: set[str] = set()
         evidence: set[int] = set()  # examples on which the variant differs from the reference on an explained axis
         for axis in self.axes:
@@ -344,6 +364,72 @@ class _Run:
                 if any(not self.var_is_ref(v, i, axis.field) for i in self.axis_examples[axis.id]):
                     return None  # the variant changes this part of the behaviour; the answer does not
         return explained
+
+
+    def _judge_free(self, v: Variant, differing: set[str]) -> set[str] | None:
+        """A recogniser explains an axis when, on every example of it, the answer equals the reference
+        outside what the property leaves free, and differs from it inside on some example; evidence as for
+        any variant. It predicts the reference elsewhere, so no group veto can apply."""
+        explained: set[str] = set()
+        evidence: set[int] = set()
+        for axis in self.axes:
+            if axis.id not in differing:
+                continue
+            seen: set[int] = set()
+            ok = True
+            for i in self.ordered[axis.id]:
+                if self.cand_is_ref(i, axis.field):
+                    continue
+                if self.cand[i] is None or self.cand[i].get(axis.field) is None and axis.field.startswith("nograd:"):
+                    ok = False  # a malformed output or no gradient at all: nothing the property could explain
+                    break
+                where = v.free(self, i, axis.field)
+                if where is None:
+                    ok = False
+                    break
+                if where is not True and not self._equal_outside(i, axis.field, where):
+                    ok = False
+                    break
+                seen.add(i)
+            if ok and seen:
+                explained.add(axis.id)
+                evidence |= seen
+        return explained if len(evidence) >= MIN_EVIDENCE else None
+
+    def _equal_outside(self, i: int, f: str, free) -> bool:
+        c, r = self.value(self.cand[i], f), self.value(self.ref[i], f)
+        if isinstance(c, str) or isinstance(r, str) or c is None or r is None:
+            return False
+        c, r = np.asarray(c, dtype=np.float64), np.asarray(r, dtype=np.float64)
+        free = np.asarray(free, dtype=bool)
+        if c.shape != r.shape or free.shape != c.shape:
+            return False
+        return bool((close(c, r) | free).all())
+
+    def variant_failures(self, v: Variant) -> dict | None:
+        """The checks variant `v` fails on the usable examples (check id -> example indices), by the same
+        evaluation as the answer's; None for a recogniser or a superposition (no function to run)."""
+        if v.fn is None:
+            return None
+        cached = v.views.get(("failures", self.spec.drill_id, tuple(self.keys[i] for i in self.usable)))
+        if cached is not None:
+            return cached
+        from checker.engine import evaluate
+
+        results = {}
+        for i in self.usable:
+            key = self.keys[i]
+            if key not in v.results:
+                v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
+            results[i] = v.results[key]
+        from dataclasses import replace as _replace
+
+        # the same examples, in place, with the engine's plan of them (the checks that apply, the kinks)
+        _, failures = evaluate(self.spec, self.framework, self.examples,
+                               {i: _replace(r, index=i) for i, r in results.items()}, self.expected, plan=self.plan)
+        out = {cid: {f.index for f in fs} for cid, fs in failures.items()}
+        v.views[("failures", self.spec.drill_id, tuple(self.keys[i] for i in self.usable))] = out
+        return out
 
 
 _STATIC: dict = {}   # (drill, framework, example key) -> (kinks, the reference's fields)
@@ -372,13 +458,18 @@ def _applies(spec, framework, axis, key, example) -> bool:
     return hit
 
 
-def diagnose(spec, framework: str, examples, calls, candidate_results, expected) -> Explanation:
+def diagnose(spec, framework: str, examples, calls, candidate_results, expected,
+             passed: set[str] | None = None, plan=None) -> Explanation:
     """Per axis where the answer differs from the reference, the catalogued mistakes that explain it.
 
     `candidate_results` maps example index -> CallResult; `expected` maps example index -> the reference
-    `Expected`. Single mistakes first; combinations of two only for the axes no single mistake explains.
+    `Expected`; `passed` the checks the answer passes (a variant that fails one of them is not named);
+    `plan` the engine's plan of the examples (`engine._plan_for`), reused to evaluate the variants.
+    Single mistakes first; combinations of two only for the axes no single mistake explains.
     """
     run = _Run(spec, framework, examples, calls, candidate_results, expected)
+    run.passed = set(passed or ())
+    run.plan = plan
     titles = {a.id: a.title for a in run.axes}
     differing = {a.id for a in run.axes if run.differs(a)}
     run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.cand_is_ref(i, a.field))
@@ -402,14 +493,40 @@ def diagnose(spec, framework: str, examples, calls, candidate_results, expected)
             got = run.judge(v, differing)
             if got and got - covered:
                 judged.append((v, got))
-    names, alternatives = _cover(judged, differing)
+    names, alternatives = _cover_uncontradicted(run, judged, differing)
     explained = set().union(*(set(axes) for _, axes, _ in names)) if names else set()
     out_names = [(ids, [] if set(axes) >= differing else [titles[a.id] for a in run.axes if a.id in axes])
                  for ids, axes, _ in names]
     alt_of = {ids: first for ids, _, first in names if first != ids}
     unexplained = [(titles[a.id], _first_difference(run, a)) for a in run.axes
                    if a.id in differing and a.id not in explained]
-    return Explanation(out_names, unexplained, alternatives, alt_of)
+    out = Explanation(out_names, unexplained, alternatives, alt_of)
+    for ids, _, _ in names:
+        v = next((v for v, _ in judged if v.ids == ids and v.fn is not None and not _contradicted(run, v)), None)
+        if v is not None:
+            out.failing[ids] = run.variant_failures(v) or {}
+    return out
+
+
+def _contradicted(run: "_Run", v: Variant) -> bool:
+    """Some check the answer passes fails for the variant: the answer lacks part of the mistake's behaviour."""
+    if not run.passed or v.fn is None:
+        return False
+    fails = run.variant_failures(v) or {}
+    return any(cid in run.passed for cid in fails)
+
+
+def _cover_uncontradicted(run: "_Run", judged, differing):
+    """The greedy cover, without the variants a passing check contradicts (tested only for those the cover
+    picks, then the cover is made again)."""
+    judged = list(judged)
+    while True:
+        names, alternatives = _cover(judged, differing)
+        picked = {ids for ids, _, _ in names}
+        bad = [vg for vg in judged if vg[0].ids in picked and _contradicted(run, vg[0])]
+        if not bad:
+            return names, alternatives
+        judged = [vg for vg in judged if vg not in bad]
 
 
 def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
@@ -418,6 +535,8 @@ def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
     deviation falls where the answer deviates too are combined."""
     plausible = []
     for v in candidates:
+        if v.free is not None:
+            continue
         ok = True
         for axis in run.axes:
             for i in run.ordered[axis.id][::-1]:  # where the answer equals the reference first

@@ -1,4 +1,4 @@
-"""Sub-commands of `ppo-drill` that belong to the checker: check, drills, start, hint, solution, watch.
+"""Sub-commands of `ppo-drill` that belong to the checker: check, drills, start, prompt, hint, solution, watch.
 
 Registered by `tui.cli`; handlers import heavy modules (numpy, torch) only when they run. Exit codes of
 `check`: 0 the answer passes, 1 it does not (a wrong answer or an error in the answer), 2 a usage problem
@@ -19,6 +19,8 @@ REPORT_HOOKS: list[Callable] = []
 #: Called with the drill ids; returns {id: {"status": ..., "best_s": ...}} for those with progress.
 #: `tui.cli` registers one that reads the progress store, so `ppo-drill drills` can show where you stand.
 STATUS_SOURCES: list[Callable[[list[str]], dict]] = []
+#: Called with the drill id after `start` wrote a drill's file; `tui.commands` starts its solve clock.
+START_HOOKS: list[Callable] = []
 
 
 class UsageError(Exception):
@@ -51,19 +53,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     p.set_defaults(handler=cmd_drills)
 
-    p = sub.add_parser("start", help="write a drill's starter to a file to edit",
-                       description="Write the drill's starter code (for a fix-the-bug drill: the buggy code) "
-                                   "to PATH, ready to edit and then `check` or `watch`. The file's first line "
-                                   "names the drill, so a later check records it under that drill.")
+    p = sub.add_parser("start", help="write a drill's prompt and starter to a file to edit",
+                       description="Write the drill's whole prompt (as comments) and its starter code (for a "
+                                   "fix-the-bug drill: the buggy code) to PATH, ready to edit and then `check` or "
+                                   "`watch`. The file's first line names the drill, so a later check records it "
+                                   "under that drill; the drill's solve clock starts now, and each later check "
+                                   "records the time spent.")
     p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills` (- or _ both work)")
     p.add_argument("path", metavar="PATH", nargs="?", help="default: ./<drill>_<framework>.py")
     p.add_argument("--framework", choices=("numpy", "torch"), help="default: the drill's first framework")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the prompt's language (default en)")
+    p.add_argument("--no-prompt", action="store_true", help="write the starter only, without the prompt")
     p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
     p.set_defaults(handler=cmd_start)
 
-    p = sub.add_parser("hint", help="show a drill's hint (levels 1-3, from a nudge to nearly the answer)",
-                       description="Print one of the drill's hints: level 1 is a nudge, the last level nearly "
-                                   "the answer.")
+    p = sub.add_parser("prompt", help="print a drill's whole prompt",
+                       description="Print the drill's prompt as the app shows it: the task, its signature, shapes "
+                                   "and conventions, and the worked example.")
+    p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills` (- or _ both work)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the prompt's language (default en)")
+    p.set_defaults(handler=cmd_prompt)
+
+    p = sub.add_parser("hint", help="show a drill's hint (1 a question, 2 the concept, 3 shows the answer)",
+                       description="Print one of the drill's hints: level 1 asks a question, level 2 gives the "
+                                   "concept, level 3 shows the answer (it says so first).")
     p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills`")
     p.add_argument("level", metavar="LEVEL", nargs="?", type=int, default=1, help="hint level (default 1)")
     p.set_defaults(handler=cmd_hint)
@@ -200,9 +213,12 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
             raise UsageError("--timeout must be positive")
         limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout + 0.999)))
     try:
-        return check(source, drill, framework, seed, limits=limits, filename=filename)
+        report = check(source, drill, framework, seed, limits=limits, filename=filename)
     except DetectError as exc:
         raise UsageError(str(exc)) from None
+    from checker.given_code import withhold_planted
+
+    return withhold_planted(report, source)  # a fix-the-bug drill's bug as given is not the candidate's
 
 
 def _start_sandbox() -> None:
@@ -279,12 +295,39 @@ def cmd_start(args: argparse.Namespace) -> int:
         return _fail(f"{path} is a folder; give a file name (e.g. {path / (drill.id.replace('-', '_') + '.py')})")
     if path.exists() and not args.force:
         return _fail(f"{path} already exists; not overwriting your code (use --force, or another PATH)")
+    head = DRILL_LINE.format(id=drill.id) + "\n"
+    if not args.no_prompt:
+        head += prompt_as_comments(drill, args.lang)
     try:
-        path.write_text(DRILL_LINE.format(id=drill.id) + "\n" + drill.starter(framework), encoding="utf-8")
+        path.write_text(head + drill.starter(framework), encoding="utf-8")
     except OSError as exc:
         return _fail(f"cannot write {path}: {exc.strerror or exc}")
+    for hook in START_HOOKS:
+        hook(drill.id)
     print(f"wrote {path} — {drill.title} ({framework}, target {drill.target_minutes} min)")
     print(f"check it with: ppo-drill check {path}   (or re-check on every save: ppo-drill watch {path})")
+    return 0
+
+
+def prompt_text(drill, lang: str = "en") -> str:
+    """The drill's prompt in `lang` (English where it has no Chinese one)."""
+    return (drill.prompt_zh if lang == "zh" and drill.prompt_zh else drill.prompt).strip() + "\n"
+
+
+def prompt_as_comments(drill, lang: str = "en") -> str:
+    """The whole prompt as a block of `#` lines, to stand above the starter in the file `start` writes
+    (comments change nothing the checker sees)."""
+    lines = [f"# {line}".rstrip() for line in prompt_text(drill, lang).splitlines()]
+    return "\n".join(["#", *lines, f"# (ppo-drill prompt {drill.id} prints this again; "
+                       f"ppo-drill hint {drill.id} 1 gives the first hint)", ""]) + "\n"
+
+
+def cmd_prompt(args: argparse.Namespace) -> int:
+    try:
+        drill = _get_drill(args.drill)
+    except UsageError as exc:
+        return _fail(str(exc))
+    print(prompt_text(drill, args.lang), end="")
     return 0
 
 

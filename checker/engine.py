@@ -113,9 +113,13 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
 
     report.checks = [CheckResult(c.id, c.title, not failures.get(c.id), "") for c in checks]
     failed = [c for c in checks if failures.get(c.id)]
+    failing: dict = {}
+    if failed or report.error is not None:  # a right answer has nothing to diagnose
+        passed = {c.id for c in checks if not failures.get(c.id)}
+        report.diagnoses, report.unexplained, failing = _diagnoses(spec, framework, examples, calls, results,
+                                                                   expected, failures, passed, ev.plan)
     if failed:
-        head = failed[0]
-        fail = min(failures[head.id], key=lambda f: f.example.size())
+        head, fail = _shown_failure(failed, failures, failing)
         shrinkable = head.custom is None and head.relation is None and (head.id not in dict(OUTPUT_CHECKS) or head.id == "output-nonfinite")
         if fail.example.label == "random" and shrinkable and shrink_failure:
             budget = CheckBudget(limits, t_run)
@@ -130,9 +134,6 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
         for cr, c in zip(report.checks, checks):
             if not cr.passed:
                 cr.message = message(spec, c, min(failures[c.id], key=lambda f: f.example.size()))
-    if failed or report.error is not None:  # a right answer has nothing to diagnose
-        report.diagnoses, report.unexplained = _diagnoses(spec, framework, examples, calls, results, expected,
-                                                          failures)
     report.passed = not failed and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report
@@ -413,9 +414,25 @@ class Evaluation:
             applied.add(c.id)
             detail = c.compare({role: got for role, (_, _, got) in roles.items()}, where=self.spec.where)
             if detail:
-                i, ex, got = next(iter(roles.values()))
+                i, ex, got = _shown_role(roles)
                 failures.setdefault(c.id, []).append(Failure(i, ex, None, detail, got))
         return [c for c in self.checks if c.id in applied], failures
+
+
+#: Roles of a relation that hold the inputs as given (the others change them: NaN in the padding, a shift)
+BASE_ROLES = ("as-given", "base", "unshifted", "explicit", "all-true")
+
+
+def _shown_role(roles: dict) -> tuple:
+    """The example a failed relation check shows: a role whose inputs were changed and whose results differ
+    from the inputs as given (the NaN-padding case, not the passing padding-as-given one)."""
+    from checker.specs.base import same_outputs
+
+    base = next((roles[r] for r in BASE_ROLES if r in roles), next(iter(roles.values())))
+    for role, entry in roles.items():
+        if role not in BASE_ROLES and same_outputs(entry[2], base[2]) is not None:
+            return entry
+    return next(iter(roles.values()))
 
 
 def _grad_aware_mismatch(exp_all, got_all, fields, grad_error) -> Mismatch | None:
@@ -529,17 +546,23 @@ def message(spec: DrillSpec, check: Check, fail: Failure) -> str:
     where = spec.where(mm) if mm else ""
     values = {"at": f" at {where}" if where else "", "where": where, "detail": fail.detail,
               "expected": fmt(mm.expected) if mm else "", "got": fmt(mm.got) if mm else "",
-              "field": _field_name(mm.field) if mm else "", "label": fail.example.label,
+              "field": _field_name(mm.field) if mm else "", "label": _shown_label(fail.example.label),
               "eps": fail.example.hyper.get("clip_eps", fail.example.hyper.get("clip_range", 0.2)),
               **{k: v for k, v in fail.example.hyper.items()}}
     if nonfinite:
-        return (f"On {fail.example.label.removeprefix('edge: ')} your {values['field']}{values['at']} is {values['got']} where the "
+        label = _shown_label(fail.example.label)
+        return (f"On {label} your {values['field']}{values['at']} is {values['got']} where the "
                 f"reference gives {values['expected']}: a value overflowed, or was divided by zero, where the "
                 "reference's computation stays finite.")
     try:
         return check.message.format(**values)
     except (KeyError, IndexError):
         return check.message
+
+
+def _shown_label(label: str) -> str:
+    """An example's label as a sentence reads it: "a random case", "the worked example", not "edge: ..."."""
+    return "a random case" if label == "random" else label.removeprefix("edge: ")
 
 
 def _field_name(field: str) -> str:
@@ -577,13 +600,54 @@ def _counterexample(spec, framework, check: Check, fail: Failure) -> Counterexam
     return Counterexample(check.id, ex.label, inputs, expected, got, spec.where(mm) if mm else "")
 
 
-def _diagnoses(spec, framework, examples, calls, results, expected, failures):
-    """(named mistakes, parts nothing explains). A name lists the parts it explains when it does not
-    explain everything that differs."""
+def _shown_failure(failed: list, failures: dict, failing: dict) -> tuple:
+    """The check and the example the counterexample shows: a failure of the first named mistake itself
+    (the smallest example on which the answer and the mistake both fail a check; a named property before
+    the catch-all comparison on random inputs, a value check before a relation, both before the input
+    contract), so the case shown is the one the diagnosis explains; else
+    the first failed check's smallest failure."""
+    for ids, by_check in failing.items():
+        mine = [(c, f) for c in failed for f in failures[c.id] if f.index in by_check.get(c.id, ())]
+        if mine:
+            return min(mine, key=lambda cf: (cf[0].id == "input-contract", cf[0].relation is not None,
+                                             cf[0].id == "matches-reference", cf[1].example.size()))
+        break
+    head = failed[0]
+    return head, min(failures[head.id], key=lambda f: f.example.size())
+
+
+def _nonfinite_explanation(spec, fail) -> tuple[str, str | None]:
+    """What the non-finite result itself says about its cause, from the input it came from: NaN or inf in
+    the padding, inputs whose exp overflows or underflows, or neither (then no guess)."""
+    ex = fail.example
+    head = "Your output holds NaN or inf on an input where the correct answer is finite."
+    from checker.misconceptions import padding_poisoned
+
+    if spec.roles.get("mask") and padding_poisoned(spec, ex):
+        return (f"{head} On this input padded slots hold NaN, inf or huge values: they reached the result, "
+                "which a mask applied by multiplying does not stop (NaN * 0 and inf * 0 are NaN). Keep the padded "
+                "entries out of every operation: select with where or boolean indexing.",
+                "tok-padding-select-not-multiply")
+    finite = [a[np.isfinite(a)] for a in ex.arrays.values() if a.dtype.kind == "f"]
+    if any(x.size and np.abs(x).max() >= 300 for x in finite):
+        card = "ppo-ratio-log-space" if spec.roles.get("old_logp") else None
+        return (f"{head} Some inputs here are large in magnitude (hundreds), where exp overflows to inf or "
+                "underflows to 0 and a division or a log of the result is no longer finite. Combine the "
+                "terms before exponentiating, or use a log-space form."), card
+    return (f"{head} Find the operation that first gives NaN or inf on the input shown (a division by zero, a "
+            "log of 0)."), None
+
+
+def _diagnoses(spec, framework, examples, calls, results, expected, failures, passed=None, plan=None):
+    """(named mistakes, parts nothing explains, for each named id the checks its variant fails). A name
+    lists the parts it explains when it does not explain everything that differs."""
+    from checker import misconceptions
     from checker.catalogue import diagnose
-    from drills import all_mistakes
+    from drills import all_mistakes, get_drill, shared_misconceptions
 
     mistakes = all_mistakes()
+    shared = shared_misconceptions()
+    roles = spec.roles
     out: list[Diagnosis] = []
     seen: dict[str, Diagnosis] = {}
 
@@ -594,12 +658,19 @@ def _diagnoses(spec, framework, examples, calls, results, expected, failures):
                     seen[mid].explains.append(a)
             return
         m = mistakes.get(mid)
-        d = Diagnosis(mid, m.title if m else mid, m.explanation if m else "", m.card if m else None,
-                      list(explains or []), alternative_to)
+        text, card = (m.explanation, m.card) if m else ("", None)
+        if mid in shared:  # a shared misconception, in this drill's words
+            text = misconceptions.explanation(text, roles)
+            card = misconceptions.card(mid, card, roles)
+        if mid == "output-nonfinite" and failures.get(mid):
+            text, card = _nonfinite_explanation(spec, min(failures[mid], key=lambda f: f.example.size()))
+        if mid == "input-contract":
+            card = next((c for c in get_drill(spec.drill_id).cards if "contract" in c), None)
+        d = Diagnosis(mid, m.title if m else mid, text, card, list(explains or []), alternative_to)
         seen[mid] = d
         out.append(d)
 
-    found = diagnose(spec, framework, examples, calls, results, expected)
+    found = diagnose(spec, framework, examples, calls, results, expected, passed, plan)
     for ids, axes in found.names:
         alt = found.alternative_of.get(ids)
         for k, mid in enumerate(ids):
@@ -615,7 +686,8 @@ def _diagnoses(spec, framework, examples, calls, results, expected, failures):
         add("input-contract")
         accepted = "; ".join(f.detail for f in failures["input-contract"])
         out[-1] = Diagnosis(out[-1].id, out[-1].title, f"{out[-1].explanation} Here: {accepted}.", out[-1].card)
-    return out, unexplained
+    failing = {ids[0]: by for ids, by in found.failing.items() if ids and ids[0] in seen}
+    return out, unexplained, failing
 
 
 def _signature_problem(spec: DrillSpec, signature) -> str | None:
@@ -659,6 +731,6 @@ def _error(err, examples) -> dict:
     msg = err.message
     if err.call_index is not None and err.call_index < len(examples):
         ex = examples[err.call_index]
-        msg = f"{msg} (while running on {ex.label}: " + ", ".join(
+        msg = f"{msg} (while running on {ex.label.removeprefix('edge: ')}: " + ", ".join(
             f"{k}={fmt(v)}" for k, v in list(ex.arrays.items()) + list(ex.hyper.items())) + ")"
     return {"kind": err.kind, "message": msg, "line": err.line, "detail": err.detail}

@@ -67,6 +67,9 @@ class Report:
     # A graded test file (test drills): caught / known bugs, false alarms, and per bug and right answer
     # what happened (see checker.testwriting.grade); None for an answer.
     tests: dict | None = None
+    # A fix-the-bug drill's code checked as given (`checker.given_code`): its planted bug is not the
+    # candidate's mistake, so no mistake is named; the failing checks and the counterexample remain.
+    given_code: bool = False
 
     @property
     def mistake_ids(self) -> list[str]:
@@ -94,6 +97,7 @@ class Report:
             "notes": list(self.notes),
             "stdout": printed_for_json(self.stdout),
             "tests": self.tests,
+            "given_code": self.given_code,
         }
 
     def render(self, color: bool = False) -> str:
@@ -156,6 +160,8 @@ def _num(x: float) -> str:
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
+    if abs(x) < 1e-12:  # -0.0, and rounding noise around 0 (-1.4e-17): 0.0, as a prompt prints it
+        return "0.0"
     if x == int(x) and abs(x) < 1e6:
         return f"{x:.1f}"
     return f"{x:.6g}"
@@ -211,14 +217,19 @@ def render(report: Report, color: bool = False) -> str:
             lines.extend(_wrap(d.explanation, "    "))
             if d.card:
                 lines.append(f"    Review: ppo-drill review (card {d.card})")
+    if report.given_code:
+        lines.append("")
+        lines.append("This is the code as given: the checks above fail where its bug shows. Find the bug; the "
+                     "counterexample shows what differs. Your fix is checked like any answer.")
     if report.unexplained:
         lines.append("")
-        head = "Also differs (no catalogued mistake explains it):" if report.diagnoses else \
+        head = "Also differs (no catalogued mistake explains it):" if report.diagnoses or report.given_code else \
             "No catalogued mistake explains this; what differs:"
         lines.append(paint(head, "1;33"))
         for u in report.unexplained:
             lines.extend(_wrap(f"{u.axis}: {u.differs}", "  - ", "    "))
-    elif not report.diagnoses and not report.passed and not report.error and not report.tests:
+    elif not report.diagnoses and not report.passed and not report.error and not report.tests \
+            and not report.given_code:
         lines.append("")
         lines.append("No catalogued mistake matches this behaviour; compare with the counterexample above.")
     if report.stdout.strip():
@@ -279,5 +290,5 @@ def report_from_json(data: dict) -> Report:
         unexplained=[Unexplained(**u) for u in data.get("unexplained", [])],
         counterexample=Counterexample(**cx) if cx else None,
         error=data.get("error"), elapsed_ms=data.get("elapsed_ms", 0.0), notes=data.get("notes", []),
-        stdout=data.get("stdout", ""), tests=data.get("tests"),
+        stdout=data.get("stdout", ""), tests=data.get("tests"), given_code=bool(data.get("given_code", False)),
     )

@@ -15,6 +15,7 @@ import numpy as np
 from checker.sandbox.model import Call, CallError, CallResult, Opaque, ReturnedArray
 
 _CACHE: dict[tuple[str, str, str], Callable] = {}
+_PARAMS: dict[Callable, list[str]] = {}  # a function's parameter names (inspect.signature is slow)
 
 
 def load_function(source: str, function: str, filename: str) -> Callable:
@@ -68,7 +69,9 @@ def run_trusted(fn: Callable, calls: list[Call]) -> list[CallResult]:
     """Call `fn` once per `Call` with fresh inputs; back-propagate and collect grads like the sandbox."""
     import torch
 
-    params = [p.name for p in inspect.signature(fn).parameters.values()]
+    params = _PARAMS.get(fn)
+    if params is None:
+        params = _PARAMS[fn] = [p.name for p in inspect.signature(fn).parameters.values()]
     results = []
     for index, call in enumerate(calls):
         wrt = set(call.grad_wrt)

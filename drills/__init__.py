@@ -2,8 +2,9 @@
 catalogued mistakes) plus the small loader that reads and validates them.
 
 Public API (re-exported lazily from `drills.catalog`, `drills.model`, `drills.errors`):
-`load_drills`, `get_drill`, `common_mistakes`, `all_mistakes`, `clear_cache`, `Drill`, `Mistake`,
-`DrillContentError`. Nothing here imports Textual or torch; importing `drills` itself imports nothing.
+`load_drills`, `get_drill`, `common_mistakes`, `shared_misconceptions`, `all_mistakes`, `clear_cache`, `Drill`,
+`Mistake`, `Misconception`, `DrillContentError`. Nothing here imports Textual or torch; importing `drills` itself
+imports nothing.
 """
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ _EXPORTS = {
     "get_drill": "drills.catalog",
     "common_mistakes": "drills.catalog",
     "all_mistakes": "drills.catalog",
+    "shared_misconceptions": "drills.catalog",
     "clear_cache": "drills.catalog",
     "DEFAULT_ROOT": "drills.catalog",
     "Drill": "drills.model",
     "Mistake": "drills.model",
+    "Misconception": "drills.model",
     "DrillContentError": "drills.errors",
 }
 

@@ -1,4 +1,5 @@
-"""Loading the drill catalogue: `load_drills`, `get_drill`, `common_mistakes`, `all_mistakes`.
+"""Loading the drill catalogue: `load_drills`, `get_drill`, `common_mistakes`, `shared_misconceptions`,
+`all_mistakes`.
 
 Reads `drills/index.yaml` (the order), every drill folder and its mistakes, validates them against
 `drills.schema`, and caches the result per content root, since the app lists drills at start-up and
@@ -11,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drills.errors import DrillContentError
-from drills.model import Drill, Mistake, RunCause
-from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_RUN,
-                           DRILL_KEYS_TEST, FRAMEWORKS, KINDS, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED,
-                           RUN_CAUSE_KEYS, RUN_FRAMEWORK, RUN_GIVEAWAY_KEYS, SEED_ROWS, TOPICS, Fields, parse_hints,
-                           read_text, read_yaml)
+from drills.model import Drill, Misconception, Mistake, RunCause
+from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_RUN, DRILL_KEYS_TEST,
+                           FRAMEWORKS, KINDS, MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID,
+                           MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, PITFALL_ROWS, RUN_CAUSE_KEYS, RUN_FRAMEWORK,
+                           RUN_GIVEAWAY_KEYS, TOPICS, Fields, parse_hints, read_text, read_yaml)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
 INDEX_FILE = "index.yaml"
@@ -37,6 +38,7 @@ class _Catalog:
     drills: tuple[Drill, ...]
     by_id: dict[str, Drill]
     common: dict[str, Mistake]
+    shared: dict[str, Misconception]
     mistakes: dict[str, Mistake]
     causes: dict[str, RunCause]
 
@@ -71,8 +73,15 @@ def common_mistakes(root: Path | None = None) -> dict[str, Mistake]:
     return dict(_catalog(_resolve(root)).common)
 
 
+def shared_misconceptions(root: Path | None = None) -> dict[str, Misconception]:
+    """The misconceptions that belong to concepts (`_common/misconceptions.yaml`), inherited by every drill
+    whose checker has the inputs they need."""
+    return dict(_catalog(_resolve(root)).shared)
+
+
 def all_mistakes(root: Path | None = None) -> dict[str, Mistake]:
-    """Every mistake by id: each drill's catalogue, then the common ones. Ids are unique."""
+    """Every mistake by id: each drill's catalogue, the shared misconceptions, then the common ones. Ids are
+    unique, except that a drill's folder may hold its own forms of a shared misconception under its id."""
     return dict(_catalog(_resolve(root)).mistakes)
 
 
@@ -97,9 +106,10 @@ def _catalog(root: Path) -> _Catalog:
     _check_folders_listed(root, listed)
 
     common = _read_common(root)
+    shared = _read_shared(root, common)
     core: dict[str, Drill] = {}
     for drill_id in index["core"]:
-        core[drill_id] = _read_drill(root, drill_id, "core", core)
+        core[drill_id] = _read_drill(root, drill_id, "core", core, shared)
     pitfalls: dict[str, Drill] = {}
     for drill_id in index["pitfall"]:
         pitfalls[drill_id] = _read_drill(root, drill_id, "pitfall", core)
@@ -112,11 +122,15 @@ def _catalog(root: Path) -> _Catalog:
     mistakes: dict[str, Mistake] = {}
     for drill in core.values():
         for mistake in drill.mistakes:
-            _add_unique(mistakes, mistake, root)
+            if mistake.id not in shared:
+                _add_unique(mistakes, mistake, root)
+    for item in shared.values():
+        _add_unique(mistakes, item.as_mistake(), root)
     for mistake in common.values():
         _add_unique(mistakes, mistake, root)
     by_id = {**core, **pitfalls}
-    return _Catalog(drills=tuple(by_id.values()), by_id=by_id, common=common, mistakes=mistakes, causes=causes)
+    return _Catalog(drills=tuple(by_id.values()), by_id=by_id, common=common, shared=shared, mistakes=mistakes,
+                    causes=causes)
 
 
 def _add_unique(mistakes: dict[str, Mistake], mistake: Mistake, root: Path) -> None:
@@ -169,7 +183,8 @@ def _check_entries(folder: Path, allowed: set[str], root: Path, what: str) -> No
                                     f"(allowed: {', '.join(sorted(allowed))})", root=root)
 
 
-def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) -> Drill:
+def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
+                shared: dict[str, Misconception] | None = None) -> Drill:
     folder = root / drill_id
     path = folder / "drill.yaml"
     fields = Fields(read_yaml(path, root), path, root)
@@ -199,7 +214,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill]) ->
         _check_entries(folder, CORE_ENTRIES, root, "core drill")
         for part in ("starter", "solution"):
             _check_code_folder(folder / part, frameworks, root)
-        mistakes = _read_mistakes(root, folder, drill_id, frameworks)
+        mistakes = _read_mistakes(root, folder, drill_id, frameworks, shared or {})
         return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, _mistakes=mistakes)
 
     if kind == "test":
@@ -279,7 +294,8 @@ def _check_code_folder(folder: Path, frameworks: tuple[str, ...], root: Path) ->
     _check_entries(folder, {f"{fw}.py" for fw in frameworks}, root, folder.name)
 
 
-def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_frameworks: tuple[str, ...]) -> tuple[Mistake, ...]:
+def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_frameworks: tuple[str, ...],
+                   shared: dict[str, Misconception]) -> tuple[Mistake, ...]:
     folder = drill_folder / "mistakes"
     if not folder.exists():
         return ()
@@ -289,10 +305,23 @@ def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_framewor
             raise DrillContentError(entry, None, "unexpected file: mistakes/ holds one folder per mistake", root=root)
         path = entry / "mistake.yaml"
         fields = Fields(read_yaml(path, root), path, root)
-        fields.check_keys(MISTAKE_KEYS_REQUIRED, MISTAKE_KEYS_OPTIONAL)
+        inherited = shared.get(entry.name)  # this drill's own forms of a shared misconception: its words inherited
+        if inherited is None:
+            fields.check_keys(MISTAKE_KEYS_REQUIRED, MISTAKE_KEYS_OPTIONAL)
+        else:
+            fields.check_keys(("id",), MISTAKE_KEYS_REQUIRED[1:] + MISTAKE_KEYS_OPTIONAL)
         mistake_id = fields.ident("id", MISTAKE_ID, "a mistake id: lowercase words joined by '-'")
         if mistake_id != entry.name:
             raise fields.error("id", f"must match the folder name {entry.name!r}")
+        concepts = (inherited.id,) if inherited is not None else ()
+        if fields.has("concept"):
+            value = fields.data["concept"]
+            value = value if isinstance(value, list) else [value]
+            for concept in value:
+                if not isinstance(concept, str) or concept not in shared:
+                    raise fields.error("concept", f"{concept!r} is not a shared misconception (known: "
+                                       f"{', '.join(sorted(shared))})")
+            concepts += tuple(value)
         frameworks = fields.frameworks() if fields.has("frameworks") else drill_frameworks
         for fw in frameworks:
             if fw not in drill_frameworks:
@@ -316,13 +345,56 @@ def _read_mistakes(root: Path, drill_folder: Path, drill_id: str, drill_framewor
                                                       for k, v in p.items()) for p in value):
                 raise fields.error("params", "must be a list of mappings NAME: python expression")
             params = tuple(tuple((k, str(v)) for k, v in p.items()) for p in value)
-        seed_row = None
-        if fields.has("seed_row"):
-            seed_row = fields.choice("seed_row", tuple(SEED_ROWS))
-        mistakes.append(Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
-                                card=fields.card_id("card"), drill_id=drill_id, frameworks=frameworks,
-                                seed_row=seed_row, folder=entry, fails=fails, params=params))
+        pitfall_row = None
+        if fields.has("pitfall_row"):
+            pitfall_row = fields.choice("pitfall_row", tuple(PITFALL_ROWS))
+        title = fields.text("title") if fields.has("title") else inherited.title
+        explanation = fields.text("explanation") if fields.has("explanation") else inherited.explanation
+        card = fields.card_id("card") if fields.has("card") else inherited.card
+        mistakes.append(Mistake(id=mistake_id, title=title, explanation=explanation, card=card, drill_id=drill_id,
+                                frameworks=frameworks, pitfall_row=pitfall_row, folder=entry, fails=fails, params=params,
+                                concepts=concepts))
     return tuple(mistakes)
+
+
+SHARED_FILE = "misconceptions.yaml"
+
+
+def _read_shared(root: Path, common: dict[str, Mistake]) -> dict[str, Misconception]:
+    """`_common/misconceptions.yaml`: a list of misconceptions that belong to concepts (optional file)."""
+    path = root / COMMON_DIR / SHARED_FILE
+    if not path.is_file():
+        return {}
+    data = read_yaml(path, root)
+    if not isinstance(data, list):
+        raise DrillContentError(path, None, "must be a YAML list of misconceptions", root=root)
+    out: dict[str, Misconception] = {}
+    for i, item in enumerate(data):
+        fields = Fields(item, path, root, what=f"entry {i + 1}")
+        fields.check_keys(MISCONCEPTION_KEYS_REQUIRED, MISCONCEPTION_KEYS_OPTIONAL)
+        mid = fields.ident("id", MISTAKE_ID, "a mistake id: lowercase words joined by '-'")
+        if mid in out or mid in common:
+            raise fields.error("id", f"misconception {mid!r} appears twice")
+        needs = fields.data["needs"]
+        if not isinstance(needs, list) or not needs or not all(isinstance(x, str) and x.isidentifier() for x in needs):
+            raise fields.error("needs", "must be a non-empty list of role names (the checker specs' roles)")
+
+        def rule(key):
+            if not fields.has(key):
+                return None
+            value = fields.data[key]
+            if isinstance(value, str):
+                value = {value: ""}
+            if not isinstance(value, dict) or len(value) != 1 or not all(
+                    isinstance(k, str) and isinstance(v, (str, type(None))) for k, v in value.items()):
+                raise fields.error(key, "must be a rule name, or one mapping rule: argument")
+            (name, arg), = value.items()
+            return (name, arg or "")
+        frameworks = fields.frameworks() if fields.has("frameworks") else FRAMEWORKS
+        out[mid] = Misconception(id=mid, title=fields.text("title"), explanation=fields.text("explanation"),
+                                 card=fields.card_id("card"), needs=tuple(needs), plant=rule("plant"),
+                                 recognise=rule("recognise"), frameworks=frameworks)
+    return out
 
 
 def _read_common(root: Path) -> dict[str, Mistake]:

@@ -28,10 +28,11 @@ class Mistake:
     card: str
     drill_id: str | None
     frameworks: tuple[str, ...]
-    seed_row: str | None = None
+    pitfall_row: str | None = None
     folder: Path | None = None
     fails: tuple[str, ...] = ()           # the checks this mistake may fail (besides matches-reference)
     params: tuple[tuple[tuple[str, str], ...], ...] = ()  # substitutions giving a parametrised family
+    concepts: tuple[str, ...] = ()        # the shared misconceptions this drill's mistake is its own name for
 
     def path(self, framework: str) -> Path | None:
         """The buggy file for `framework`, or None when this mistake has no file for it."""
@@ -71,6 +72,34 @@ class Mistake:
                     text = re.sub(rf"\b{re.escape(k)}\b", f"({expr})", text)
                 out.append((f"{self.id}:{framework}:{form}:{n}", text))
         return out
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A misconception that belongs to a concept rather than to one drill (`drills/_common/misconceptions.yaml`):
+    every drill whose checker spec has the inputs and outputs it `needs` (the spec's `roles`) inherits it.
+
+    `plant` names how the checker plants it in a drill's model answer (a rule of `checker.misconceptions`,
+    with its argument), `recognise` optionally names the property whose failure shows it in any form, and
+    `frameworks` limits it (a gradient exists only in PyTorch). The explanation may name the drill's own
+    inputs as `{role}`. A drill's own mistake folder may carry the same id (its hand-written forms of it) or
+    declare `concept: <id>` or a list of ids (its own name and words for them); the checker then names
+    the drill's mistake.
+    """
+
+    id: str
+    title: str
+    explanation: str
+    card: str
+    needs: tuple[str, ...]
+    plant: tuple[str, str] | None = None      # (rule, argument)
+    recognise: tuple[str, str] | None = None  # (property, argument)
+    frameworks: tuple[str, ...] = ("numpy", "torch")
+
+    def as_mistake(self) -> "Mistake":
+        """The catalogue entry a report names (no files: the checker plants it)."""
+        return Mistake(id=self.id, title=self.title, explanation=self.explanation, card=self.card, drill_id=None,
+                       frameworks=self.frameworks, concepts=(self.id,))
 
 
 @dataclass(frozen=True)

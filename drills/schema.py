@@ -27,9 +27,9 @@ TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "
           "read-the-run")
 DIFFICULTIES = ("easy", "medium", "hard")
 
-# The ten rows of seed 004's table of common mistakes (易错点), by the slug a mistake.yaml's
-# `seed_row` uses; the pitfalls deck has one card per row, named "pitfall-<slug>".
-SEED_ROWS = {
+# The ten classic PPO implementation mistakes (the pitfalls deck's rows, 易错点), by the slug a mistake.yaml's
+# `pitfall_row` uses; the pitfalls deck has one card per row, named "pitfall-<slug>".
+PITFALL_ROWS = {
     "ratio-division": "ratio 用除法",
     "ratio-denominator": "ratio 分母用错",
     "clip-range": "clip 范围写错",
@@ -52,7 +52,10 @@ DRILL_KEYS_RUN = ("id", "title", "kind", "target_minutes", "topic", "difficulty"
 RUN_CAUSE_KEYS = ("id", "text", "zh", "card")
 RUN_GIVEAWAY_KEYS = ("keywords", "line", "en", "zh")
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
-MISTAKE_KEYS_OPTIONAL = ("frameworks", "seed_row", "fails", "params")
+MISTAKE_KEYS_OPTIONAL = ("frameworks", "pitfall_row", "fails", "params", "concept")
+# A shared misconception (drills/_common/misconceptions.yaml): see drills.model.Misconception.
+MISCONCEPTION_KEYS_REQUIRED = ("id", "title", "explanation", "card", "needs")
+MISCONCEPTION_KEYS_OPTIONAL = ("plant", "recognise", "frameworks")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID
@@ -205,8 +208,13 @@ class Fields:
         return tuple(value)
 
 
+#: How hint 3 starts: it is the reveal, and says so before the candidate reads it.
+REVEAL_MARK = "**Shows the answer.**"
+
+
 def parse_hints(text: str, path: Path, root: Path) -> list[str]:
-    """Split hints.md into exactly three hints under "## Hint 1", "## Hint 2", "## Hint 3"."""
+    """Split hints.md into exactly three hints under "## Hint 1", "## Hint 2", "## Hint 3". They escalate:
+    hint 1 asks a question, hint 2 gives the concept, hint 3 is the reveal and starts with `REVEAL_MARK`."""
     hints: list[list[str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = HINT_HEADING.match(line)
@@ -229,4 +237,11 @@ def parse_hints(text: str, path: Path, root: Path) -> list[str]:
     for i, body in enumerate(bodies, start=1):
         if not body:
             raise DrillContentError(path, "hints", f"Hint {i} is empty", root=root)
+    if "?" not in bodies[0]:
+        raise DrillContentError(path, "hints", "Hint 1 must ask a question (a nudge, not the answer)", root=root)
+    if REVEAL_MARK in bodies[0] or REVEAL_MARK in bodies[1]:
+        raise DrillContentError(path, "hints", f"only Hint 3 may start with {REVEAL_MARK!r}", root=root)
+    if not bodies[2].startswith(REVEAL_MARK):
+        raise DrillContentError(path, "hints", f"Hint 3 must start with {REVEAL_MARK!r}: it shows the answer",
+                                root=root)
     return bodies

@@ -367,3 +367,29 @@ def test_shipped_content_loads_through_the_deck_loader():
     items, errors = deck_module.load_checklist(CHECKLIST)
     assert not errors, "\n".join(str(e) for e in errors)
     assert [item.id for item in items] == _checklist_ids()
+
+
+# Every card cites a primary source a user can open: a paper with a section, equation, algorithm, table
+# or figure, or a library's file at a version (a release, a commit, a pull request, a dated branch), or a
+# specification (IEEE 754) or library documentation. The project's source documents are not citable:
+# users cannot read them.
+PRIMARY = re.compile(
+    r"§\s?\d|\beq\. ?\d|\beqs\. ?\d|Algorithm \d|Appendix [A-Z]|Table \d|Figure \d|\bch\. \d|\bitem \d"
+    r"|\((?:v\d[\d.]*|commit [0-9a-f]{7,}|main branch, \d{4}|scikit-learn \d[\d.]*)\)"
+    r"|\bcommit [0-9a-f]{7,}|\b(?:PR|issue) #\d+|IEEE 754-\d{4}|PyTorch 2\.x documentation|NumPy documentation"
+    r"|joschu\.net/blog")
+NOT_CITABLE = re.compile(r"tutorial|lesson|crib[- ]sheet|drill's tests|recomputed by|interview", re.IGNORECASE)
+
+
+def test_every_card_cites_a_primary_source():
+    bad = [f"{cid}: {card['source']!r}" for cid, card in _cards().items()
+           if not PRIMARY.search(card["source"]) or NOT_CITABLE.search(card["source"])]
+    assert not bad, "cite a paper with its section or equation, or a library file at a version:\n" + "\n".join(bad)
+
+
+def test_the_primary_source_check_can_fail():
+    for weak in ("agent-RL tutorial ch. 8 (PPO) §8.1", "PPO interview crib sheet §GAE", "verl core_algos.py",
+                 "Schulman et al. 2017 (PPO)"):
+        assert not PRIMARY.search(weak) or NOT_CITABLE.search(weak), weak
+    assert PRIMARY.search("Schulman et al. 2017, Proximal Policy Optimization Algorithms, §3, eq. 7")
+    assert PRIMARY.search("verl verl/trainer/ppo/core_algos.py (v0.7.0)")

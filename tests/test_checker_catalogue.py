@@ -61,13 +61,22 @@ def test_every_mistake_declares_the_checks_it_may_fail():
 
 
 def test_two_slips_get_a_name_and_what_differs():
-    """min where the value loss takes the max, and gradient reaching the returns (not catalogued)."""
-    src = (ANSWERS.parent / "answers" / "value_torch_min_and_grad_returns.py").read_text()
-    report = check(src, "value_loss", "torch")
+    """The reductions swapped, and valid_tokens counting the padding (not catalogued): one name, and what
+    differs for the rest."""
+    src = (ANSWERS / "actor_torch_swapped_and_padded_count.py").read_text()
+    report = check(src, "actor_loss", "torch")
     assert not report.passed
-    assert report.mistake_ids == ["value-min-instead-of-max"], report.render()
-    assert [u.axis for u in report.unexplained] == ["the gradient reaching returns"], report.render()
+    assert report.mistake_ids == ["reduction-swapped"], report.render()
+    assert [u.axis for u in report.unexplained] == ["metrics['valid_tokens']"], report.render()
     assert report.diagnoses[0].explains  # it says which part it explains
+
+
+def test_a_catalogued_slip_and_a_gradient_into_the_targets_are_both_named():
+    """min where the value loss takes the max, and gradient reaching the returns (a shared misconception)."""
+    src = (ANSWERS / "value_torch_min_and_grad_returns.py").read_text()
+    report = check(src, "value_loss", "torch")
+    assert set(report.mistake_ids) == {"value-min-instead-of-max", "grad-into-returns"}, report.render()
+    assert not report.unexplained, report.render()
 
 
 def test_a_forward_mistake_and_a_missing_detach_are_both_named():

@@ -96,7 +96,9 @@ def test_code_without_a_drill_function_is_a_usage_problem(capsys, monkeypatch):
 def test_start_writes_the_starter_and_never_overwrites(tmp_path, capsys):
     path = tmp_path / "mine.py"
     code, out, _ = run(["start", "gae", str(path), "--framework", "torch"], capsys)
-    assert code == 0 and path.read_text() == "# ppo-drill drill: gae\n" + get_drill("gae").starter("torch")
+    text = path.read_text()
+    assert code == 0 and text.startswith("# ppo-drill drill: gae\n#\n# # GAE")
+    assert text.endswith("\n\n" + get_drill("gae").starter("torch")), "the prompt, as comments, then the starter"
     path.write_text("my precious work")
     code, _, err = run(["start", "gae", str(path)], capsys)
     assert code == 2 and "not overwriting" in err and path.read_text() == "my precious work"
@@ -106,7 +108,9 @@ def test_start_of_a_pitfall_drill_writes_the_buggy_code(tmp_path, capsys):
     path = tmp_path / "fix.py"
     run(["start", "fix-gae-direction", str(path)], capsys)
     d = get_drill("fix-gae-direction")
-    assert path.read_text() == "# ppo-drill drill: fix-gae-direction\n" + d.starter("numpy")
+    text = path.read_text()
+    assert text.startswith("# ppo-drill drill: fix-gae-direction\n#\n# This code has one bug.")
+    assert text.endswith("\n\n" + d.starter("numpy"))
 
 
 def test_hint_and_solution(capsys):

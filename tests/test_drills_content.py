@@ -13,13 +13,15 @@ import math
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-from drills import DrillContentError, all_mistakes, clear_cache, common_mistakes, get_drill, load_drills
+from drills import (DrillContentError, all_mistakes, clear_cache, common_mistakes, get_drill, load_drills,
+                    shared_misconceptions)
 
 ROOT = Path(__file__).resolve().parents[1]
 DRILLS_DIR = ROOT / "drills"
@@ -74,7 +76,7 @@ REQUIRED_MISTAKES_LLM = {
                          "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
                          "policy-padding-nan"],
     "explained_variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
-                           "ev-zero-variance-eps"],
+                           "ev-zero-variance-eps", "ev-one-pass-variance"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
 # The card ids drill content may link to before their cards exist; ids found in cards/decks/ are allowed too.
@@ -88,7 +90,7 @@ KNOWN_CARDS = {
     "agg-token-vs-sequence-mean", "rlhf-actor-loss-input-contract", "numbers-typical-coefficients",
 }
 # The rows of the table of common mistakes that a function can show, each covered by a pitfall drill.
-SEED_ROWS_WITH_PITFALL = {"ratio-division", "ratio-denominator", "clip-range", "min-max", "stop-gradient",
+PITFALL_ROWS_WITH_DRILL = {"ratio-division", "ratio-denominator", "clip-range", "min-max", "stop-gradient",
                           "gae-direction", "gae-done-mask", "value-bootstrap", "entropy-sign"}
 
 
@@ -117,17 +119,17 @@ TOY_FILES = {
     "toy/drill.yaml": ('id: toy\ntitle: "Toy"\nkind: core\nfunction: double\nsignature: "double(x, k=2) -> array"\n'
                        "frameworks: [numpy]\ntarget_minutes: 3\ntopic: gae\ndifficulty: easy\ncards: [gae-returns]\n"),
     "toy/prompt.md": "Double it.\n",
-    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply.\n\n## Hint 2\nBy k.\n\n## Hint 3\nk * x\n",
+    "toy/hints.md": "# Hints\n\n## Hint 1\nMultiply?\n\n## Hint 2\nBy k.\n\n## Hint 3\n**Shows the answer.** k * x\n",
     "toy/starter/numpy.py": 'def double(x, k=2):\n    raise NotImplementedError\n',
     "toy/solution/numpy.py": TOY_SOLUTION,
     "toy/mistakes/toy-triple/mistake.yaml": ("id: toy-triple\ntitle: Triples\nexplanation: Uses 3. Use k.\n"
-                                             "card: gae-returns\nseed_row: min-max\n"),
+                                             "card: gae-returns\npitfall_row: min-max\n"),
     "toy/mistakes/toy-triple/numpy.py": TOY_SOLUTION.replace("return k *", "return 3 *"),
     "fix-toy/drill.yaml": ('id: fix-toy\ntitle: "Fix toy"\nkind: pitfall\nfunction: double\n'
                            'signature: "double(x, k=2) -> array"\nframeworks: [numpy]\ntarget_minutes: 2\n'
                            "topic: gae\ndifficulty: easy\ncards: []\nbase: toy\nmistake: toy-triple\n"),
     "fix-toy/prompt.md": "This code has one bug. Fix it.\n",
-    "fix-toy/hints.md": "## Hint 1\na\n## Hint 2\nb\n## Hint 3\nc\n",
+    "fix-toy/hints.md": "## Hint 1\na?\n## Hint 2\nb\n## Hint 3\n**Shows the answer.** c\n",
 }
 
 
@@ -161,12 +163,12 @@ def test_toy_fixture_loads(toy):
     drills = load_drills(toy)
     assert [d.id for d in drills] == ["toy", "fix-toy"]
     core, pitfall = drills
-    assert core.hints == ["Multiply.", "By k.", "k * x"]
+    assert core.hints == ["Multiply?", "By k.", "**Shows the answer.** k * x"]
     assert core.prompt_zh is None
     assert [m.id for m in core.mistakes] == ["toy-triple"]
     assert pitfall.starter("numpy") == core.mistakes[0].source("numpy")
     assert pitfall.solution("numpy") == TOY_SOLUTION
-    assert pitfall.planted_mistake.seed_row == "min-max"
+    assert pitfall.planted_mistake.pitfall_row == "min-max"
 
 
 def test_unknown_key_names_file_field_and_line(toy):
@@ -193,9 +195,17 @@ def test_bad_framework(toy):
 
 
 def test_missing_hint(toy):
-    edit(toy, "toy/hints.md", "\n## Hint 3\nk * x\n", "\n")
+    edit(toy, "toy/hints.md", "\n## Hint 3\n**Shows the answer.** k * x\n", "\n")
     err = broken(toy)
     assert str(err).startswith("drills/toy/hints.md: field 'hints': must have exactly three hints")
+
+
+def test_hints_escalate_to_a_marked_reveal(toy):
+    edit(toy, "toy/hints.md", "Multiply?", "Multiply.")
+    assert "Hint 1 must ask a question" in str(broken(toy))
+    edit(toy, "toy/hints.md", "Multiply.", "Multiply?")
+    edit(toy, "toy/hints.md", "**Shows the answer.** k * x", "k * x")
+    assert "Hint 3 must start with '**Shows the answer.**'" in str(broken(toy))
 
 
 def test_hints_out_of_order(toy):
@@ -242,9 +252,9 @@ def test_malformed_card_id(toy):
     assert "field 'cards': 'GAE_returns' is not a card id" in str(broken(toy))
 
 
-def test_mistake_card_and_seed_row(toy):
-    edit(toy, "toy/mistakes/toy-triple/mistake.yaml", "seed_row: min-max", "seed_row: min-maxx")
-    assert "drills/toy/mistakes/toy-triple/mistake.yaml: field 'seed_row': must be one of" in str(broken(toy))
+def test_mistake_card_and_pitfall_row(toy):
+    edit(toy, "toy/mistakes/toy-triple/mistake.yaml", "pitfall_row: min-max", "pitfall_row: min-maxx")
+    assert "drills/toy/mistakes/toy-triple/mistake.yaml: field 'pitfall_row': must be one of" in str(broken(toy))
 
 
 def test_mistake_id_must_match_folder(toy):
@@ -377,8 +387,8 @@ def test_pitfall_drill_metadata(pitfall_id):
 
 
 def test_pitfalls_cover_the_seed_table():
-    rows = {get_drill(p).planted_mistake.seed_row for p in PITFALLS}
-    assert rows == SEED_ROWS_WITH_PITFALL
+    rows = {get_drill(p).planted_mistake.pitfall_row for p in PITFALLS}
+    assert rows == PITFALL_ROWS_WITH_DRILL
 
 
 @pytest.mark.parametrize("drill_id", CORE_ORDER)
@@ -397,9 +407,13 @@ def test_common_mistakes_and_global_ids():
     assert set(common) == COMMON_IDS
     assert all(m.folder is None and m.source("numpy") is None for m in common.values())
     everything = all_mistakes()
+    shared = shared_misconceptions()
     catalogues = {**REQUIRED_MISTAKES, **REQUIRED_MISTAKES_LLM}
     listed = [m for m in everything.values() if m.drill_id in catalogues or m.drill_id is None]
-    assert len(listed) == sum(len(v) for v in catalogues.values()) + len(COMMON_IDS)
+    # a drill's folder named after a shared misconception holds that one's forms: listed once, as the shared one
+    own_ids = {i for ids in catalogues.values() for i in ids}
+    assert len(listed) == len(own_ids - set(shared)) + len(shared) + len(COMMON_IDS)
+    assert all(everything[i].drill_id is None for i in shared)
 
 
 def _deck_card_ids() -> set[str]:
@@ -474,20 +488,23 @@ def test_solution_compiles_with_the_exact_signature(drill_id, fw):
     assert "NotImplementedError" not in source
 
 
-MISTAKE_FILES = [(m.drill_id, m.id, fw) for m in all_mistakes().values() if m.drill_id for fw in m.frameworks] \
-    if DRILLS_DIR.is_dir() else []
+MISTAKE_FILES = [(d.id, m.id, fw) for d in load_drills() if d.kind == "core" for m in d.mistakes
+                 for fw in m.frameworks] if DRILLS_DIR.is_dir() else []
 REVEALING = re.compile(r"\b(bug|buggy|wrong|mistake|fixme|todo|xxx|oops|should|model answer|solution)\b", re.I)
 
 
 @pytest.mark.parametrize("drill_id,mistake_id,fw", MISTAKE_FILES)
 def test_mistake_file_is_a_small_edit_of_the_solution(drill_id, mistake_id, fw):
     drill = get_drill(drill_id)
-    mistake = all_mistakes()[mistake_id]
+    mistake = _mistake(drill_id, mistake_id)
     solution = drill.solution(fw).splitlines()
     buggy = mistake.source(fw).splitlines()
     diff = [line for line in difflib.unified_diff(solution, buggy, lineterm="", n=0)
             if line[:1] in "+-" and not line.startswith(("+++", "---"))]
-    assert 1 <= len(diff) <= 6, diff
+    # a line moved elsewhere (statistics measured after the step instead of before) counts once, not twice
+    removed, added = Counter(x[1:] for x in diff if x[0] == "-"), Counter(x[1:] for x in diff if x[0] == "+")
+    moved = sum(min(n, added[x]) for x, n in removed.items())
+    assert 1 <= len(diff) - moved <= 6, diff
     added = [line[1:] for line in diff if line.startswith("+")]
     assert not any("#" in line for line in added), "a planted line must not carry a comment"
     assert not REVEALING.search(mistake.source(fw)), "nothing in a buggy file may hint at the bug"
@@ -504,8 +521,13 @@ def solution_fn(drill_id: str, fw: str):
     return load_function(drill.solution(fw), drill.function, str(drill.solution_path(fw)))
 
 
+def _mistake(drill_id: str, mistake_id: str):
+    """The drill's own catalogued mistake (a shared misconception's id may have a folder in several drills)."""
+    return next(m for m in get_drill(drill_id).mistakes if m.id == mistake_id)
+
+
 def mistake_fn(drill_id: str, mistake_id: str, fw: str):
-    mistake = all_mistakes()[mistake_id]
+    mistake = _mistake(drill_id, mistake_id)
     return load_function(mistake.source(fw), get_drill(drill_id).function, str(mistake.path(fw)))
 
 
@@ -988,8 +1010,8 @@ def test_non_string_values_are_content_errors_not_crashes(toy):
 
 
 def test_common_mistakes_are_strict(toy):
-    edit(toy, "_common/mistakes.yaml", "  card: ppo-clipped-objective\n", "  card: ppo-clipped-objective\n  seed_row: min-max\n")
-    assert str(broken(toy)).startswith("drills/_common/mistakes.yaml: field 'seed_row': unknown key")
+    edit(toy, "_common/mistakes.yaml", "  card: ppo-clipped-objective\n", "  card: ppo-clipped-objective\n  pitfall_row: min-max\n")
+    assert str(broken(toy)).startswith("drills/_common/mistakes.yaml: field 'pitfall_row': unknown key")
 
 
 def test_empty_yaml_is_a_content_error(toy):

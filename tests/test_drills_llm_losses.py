@@ -452,6 +452,8 @@ EV_PROBES = {  # mistake -> (values, returns, mask) where it must differ from th
     "ev-var-values": (EV_VALUES, EV_RETURNS, EV_MASK),
     "ev-r2-not-ev": (EV_VALUES, EV_RETURNS, EV_MASK),
     "ev-zero-variance-eps": ([[0.5, 1.0]], [[2.0, 2.0]], None),
+    # float32 around 4096, where a one-pass E[x^2] - E[x]^2 is rounding noise
+    "ev-one-pass-variance": ([[4096.25, 4095.0, 4098.0, 4096.75]], [[4096.5, 4094.5, 4098.5, 4097.0]], None),
 }
 
 
@@ -459,7 +461,8 @@ EV_PROBES = {  # mistake -> (values, returns, mask) where it must differ from th
 @pytest.mark.parametrize("mistake", list(EV_PROBES))
 def test_ev_mistake_differs_on_its_probe(mistake, fw):
     v, r, m = EV_PROBES[mistake]
-    args = (arr(v, fw), arr(r, fw), None if m is None else arr(m, fw))
+    dtype = (torch.float32 if fw == "torch" else np.float32) if mistake == "ev-one-pass-variance" else None
+    args = (arr(v, fw, dtype), arr(r, fw, dtype), None if m is None else arr(m, fw))
     good = fn("explained_variance", fw)(*args)
     with np.errstate(all="ignore"):
         bad = fn("explained_variance", fw, mistake)(*args)

@@ -306,6 +306,7 @@ async def test_the_dashboard_follows_a_ten_day_plan_day_by_day(tmp_path):
             for task in plan.tasks:
                 if task.kind == "drill" and not task.complete:
                     record_check(session.store, drill_id=task.ref, framework="numpy", passed=True, mistakes=[],
+                                 code=f"answer = {clock.now.isoformat()!r}",  # written afresh each time
                                  started_at=clock.now, finished_at=clock.now, elapsed_s=60, target_minutes=30,
                                  scheduler=session.scheduler, fuzz=False)
                 if task.kind == "mock" and not task.complete:
@@ -392,7 +393,7 @@ async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(t
         await pilot.pause()
         table = app.screen.query_one("#readiness-table")
         widths = [c.get_render_width(table) for c in table.columns.values()]
-        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "weakest"]
+        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "mastered", "weakest"]
         assert sum(widths) <= size[0], widths  # every column inside the screen
         lines = _screen_lines(app)
         header = next(line for line in lines if " ready " in line and " topic " in line)

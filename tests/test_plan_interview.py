@@ -45,7 +45,9 @@ def _follow_day(store, deckset, drills, now):
     by_id = {d.id: d for d in drills}
     for task in plan.tasks:
         if task.kind == "drill" and not task.complete:
+            # written afresh each time (a pass in another form, as the plan asks of a drill passed once)
             record_check(store, drill_id=task.ref, framework="numpy", passed=True, mistakes=[],
+                         code=f"answer = {t.isoformat()!r}",
                          started_at=t, finished_at=t + timedelta(minutes=3), elapsed_s=180,
                          target_minutes=by_id[task.ref].target_minutes, fuzz=False, scheduler=sch)
             t += timedelta(minutes=4)
@@ -190,7 +192,7 @@ def test_todays_plan_never_shrinks_as_it_is_done(store, content):
     planned = [t.ref for t in morning.tasks if t.kind == "drill"]
     assert first.id in planned  # due again (FSRS), beside the never-tried ones
     for ref in planned:
-        record_check(store, drill_id=ref, framework="numpy", passed=True, mistakes=[],
+        record_check(store, drill_id=ref, framework="numpy", passed=True, mistakes=[], code="answer = 'today'",
                      started_at=START + timedelta(hours=1), finished_at=START + timedelta(hours=1),
                      elapsed_s=60, target_minutes=5, fuzz=False)
     evening = study_plan(store, deckset, drills, START + timedelta(hours=10), forecast=False)
@@ -230,7 +232,8 @@ def test_a_preview_attempt_at_a_drill_changes_no_schedule(store, content):
     assert store.fsrs_states("drill") == drill_before and store.fsrs_states("card") == cards_before
     assert len(store.attempts()) == attempts and len(store.reviews()) == reviews
     assert previews(store) == [{"kind": "drill", "ref": "gae", "at": previews(store)[0]["at"], "passed": False,
-                                "mistakes": ["gae-forward-scan"]}]
+                                "mistakes": ["gae-forward-scan"], "framework": "numpy",
+                                "code_key": previews(store)[0]["code_key"]}]
     assert preview_counts(store) == {"cards": 0, "drills": 1}
     # a preview does not count as today's planned drill either
     set_interview_date(store, START.date() + 10 * DAY)

@@ -2,6 +2,7 @@
 persistence across a crash, and the loop into the card and drill schedules."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -454,3 +455,43 @@ def test_the_scorecard_joins_a_cards_source_line_breaks_as_markdown_does():
         "Why is the KL in the penalty KL(pi_old || pi_theta)?"
     text = "What is wrong?\n\n```python\nfor t in x:\n    y = 1\n```\n- one\n- two\n\n| a | b |\n| 1 | 2 |"
     assert unwrap(text) == text  # paragraphs, fenced code, lists and tables keep their lines
+
+
+def test_a_followup_is_never_answered_by_the_drill_just_before_it():
+    """After a fix-the-bug drill of the adaptive KL penalty (its file shows the beta rule), the next
+    question is not "describe the KL-penalty variant", nor after the core drill that writes it."""
+    from drills import get_drill
+
+    deckset = load_decks()
+    plan = plan_mock(888816, 45)
+    drill = plan.items[0]
+    assert drill.ref == "fix-klpen-per-minibatch"
+    asked = [q.ref for q in plan.questions if q.drill == drill.ref]
+    assert "tr-kl-penalty-variant" not in asked
+    for drill_id in ("kl_penalty", "fix-klpen-per-minibatch"):
+        assert "tr-kl-penalty-variant" in stated_cards(get_drill(drill_id), deckset)
+
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*|\d+(?:\.\d+)?")
+_STOP = set("the a an of to in is and or it its for on by with as be that this not are at from each one per if "
+            "when what which than then so but all no can does do".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+
+
+@pytest.mark.parametrize("drill_id", [d.id for d in load_drills() if d.kind in ("core", "pitfall")])
+def test_no_followup_card_is_mostly_written_in_the_drills_prompt(drill_id):
+    """A card whose answer's words stand mostly in the prompt (and, for a fix-the-bug drill, in the code
+    shown) would be answered by reading the screen: list it in followups.yaml's stated_by_prompt."""
+    from drills import get_drill
+
+    deckset = load_decks()
+    drill = get_drill(drill_id)
+    shown = _words(drill.prompt + (drill.starter(drill.frameworks[0]) if drill.is_pitfall else ""))
+    for _, card_id in ranked_followups(drill, deckset):
+        answer = _words(deckset.by_id[card_id].back)
+        share = len(answer & shown) / len(answer) if answer else 0.0
+        assert share < 0.6, f"{card_id}: {share:.0%} of its answer stands in {drill_id}'s prompt"

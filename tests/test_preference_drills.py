@@ -243,11 +243,9 @@ def test_rloo_worked_example_and_k_two():
             base = [(sum(row) - r) / (K - 1) for r in row]
             want = [r - b for r, b in zip(row, base)]
             assert adv.tolist() == pytest.approx(want)
-            written = "[" + ", ".join(f"{x:.6f}".rstrip("0").rstrip(".") if x == round(x, 1) else f"{x:.6f}"
-                                      for x in want) + "]"
-            bases = "[" + ", ".join(f"{x:.1f}" if x == round(x, 1) else f"{x:.6f}" for x in base) + "]"
-            for text in (d.prompt, d.prompt_zh):
-                assert bases in text, bases
+            written = "[" + ", ".join(f"{x:.1f}" if x == round(x, 1) else f"{x:.6f}" for x in want) + "]"
+            for text in (d.prompt, d.prompt_zh):  # the advantages as written (the baselines are the answer key)
+                assert written in text, written
         pair = fn(np.array([[1.0, 3.0]]) if fw == "numpy" else torch.tensor([[1.0, 3.0]], dtype=torch.float64))
         assert np.asarray(pair).tolist() == [[-2.0, 2.0]]
     assert "[0.666667, -0.666667, -0.666667, 0.666667]" in d.prompt
@@ -293,7 +291,7 @@ def test_kl_penalty_worked_example():
         mean_kl = sum(WORKED["kl"][m]) / 2
         by_hand.append(-surrogate + 1.0 * mean_kl)
         for text in (d.prompt, d.prompt_zh):
-            assert f"{surrogate:.6f}" in text and all(f"{r:.6f}" in text for r in ratios if r != 1.0)
+            assert all(f"{r:.6f}" in text for r in ratios if r != 1.0)
     losses, new_beta = fn(**t)
     assert losses.tolist() == pytest.approx(by_hand, abs=1e-12) and new_beta == 2.0
     for text in (d.prompt, d.prompt_zh):

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import torch
 
-from checker.sandbox import Call, Limits, Opaque, run_candidate
+from checker.sandbox import Call, Limits, Opaque, run_candidate, settle
 from checker.sandbox.isolation import SANDBOX_UID_BASE
 from checker.sandbox.sweep import sigkill_pending, sweep_orphans
 from checker.sandbox.zygote import zygote
@@ -98,6 +98,7 @@ def unreaped_children(wait_s: float = 2.0) -> list[int]:
 
 
 def assert_clean_and_next_check_works() -> None:
+    settle()  # each run killed its processes before it returned; their teardown is awaited here
     assert unreaped_children() == []
     if ROOT:
         left = sandbox_processes()
@@ -272,6 +273,7 @@ def test_a_setsid_grandchild_does_not_outlive_the_check(name):
     marker = f"esc{os.getpid() % 100000}"
     result = run_hostile(f"{name}.py", marker)
     assert result.ok and isinstance(result.results[0].value, int), result.error
+    settle()
     assert running_named(marker) == []
 
 

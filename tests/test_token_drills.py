@@ -106,8 +106,8 @@ def test_pitfall_metadata(pitfall_id):
 
 
 def test_advantage_normalisation_has_its_fix_the_bug_drill():
-    assert get_drill("fix-advantage-normalisation").planted_mistake.seed_row == "advantage-normalisation"
-    assert get_drill("fix-value-detach").planted_mistake.seed_row == "stop-gradient"
+    assert get_drill("fix-advantage-normalisation").planted_mistake.pitfall_row == "advantage-normalisation"
+    assert get_drill("fix-value-detach").planted_mistake.pitfall_row == "stop-gradient"
 
 
 def test_track_order_puts_the_token_drills_after_the_crib_sheet():

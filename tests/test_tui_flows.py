@@ -497,3 +497,31 @@ async def test_the_side_pane_scrolls_from_the_keyboard():
         await pilot.press("home")
         await pilot.pause()
         assert results.scroll_y == 0
+
+
+async def test_practising_ahead_on_a_passed_drill_opens_a_fresh_starter():
+    """The saved passing answer is not what a preview opens (re-running it is reading, not recall), and
+    typing in the preview never overwrites it; a passed practice is discarded, so the next starts fresh."""
+    drafts.save_draft("gae", "numpy", get_drill("gae").solution("numpy"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.push_screen(WorkspaceScreen(app.session.drill("gae"), preview=True))
+        await pilot.pause()
+        ws = app.screen
+        assert ws.editor.text == get_drill("gae").starter("numpy")
+        assert "saved answer" not in text_of(ws.query_one("#ws-framework"))
+        ws.editor.load_text(get_drill("gae").starter("numpy") + "\n# half done\n")
+        ws.save_now()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert drafts.load_draft("gae", "numpy") == get_drill("gae").solution("numpy"), "kept as it was"
+        app.push_screen(WorkspaceScreen(app.session.drill("gae"), preview=True))
+        await pilot.pause()
+        ws = app.screen
+        assert ws.editor.text.endswith("# half done\n"), "an unfinished practice is reopened"
+        ws.editor.load_text(get_drill("gae").solution("numpy"))
+        await pilot.press("ctrl+r")
+        await settle(pilot, app)
+        assert ws.results.report.passed
+        assert drafts.load_draft("gae", "numpy", drafts.practice_root()) is None, "a passed practice is done"

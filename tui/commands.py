@@ -1,7 +1,7 @@
 """Sub-commands of `ppo-drill` that join the checker to your progress: `next` (the first drill of the
-track not passed yet, started like `start`, as rustlings goes through its exercises), the hook that
-records `ppo-drill check` / `watch` verdicts as attempts, so work done outside the app counts, and the
-one that gives `ppo-drill drills` its status column."""
+track not passed yet, started like `start`, as rustlings goes through its exercises), and the hooks that
+start a drill's solve clock at `ppo-drill start`, record `ppo-drill check` / `watch` verdicts as attempts
+with their solve time, so work done outside the app counts, and give `ppo-drill drills` its status column."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,11 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the app's sub-commands to the `ppo-drill` parser."""
+    """Add the app's sub-commands to the `ppo-drill` parser (and its progress hook to `start`)."""
+    from checker import cli as checker_cli
+
+    if start_cli_clock not in checker_cli.START_HOOKS:
+        checker_cli.START_HOOKS.append(start_cli_clock)
     p = sub.add_parser("next", help="start the next drill of the track you have not passed yet",
                        description="Go through the drills in track order (as `ppo-drill drills` lists them): "
                                    "find the first one you have not passed and write its starter like "
@@ -64,7 +68,22 @@ def cmd_next(args: argparse.Namespace) -> int:
               f"or re-check on every save with ppo-drill watch {path}")
         return 0
     return checker_cli.cmd_start(argparse.Namespace(drill=drill.id, path=str(path), framework=framework,
-                                                    force=False))
+                                                    force=False, no_prompt=False, lang="en"))
+
+
+def start_cli_clock(drill_id: str) -> None:
+    """A `checker.cli.START_HOOKS` entry: `ppo-drill start` wrote a drill's file, so its solve clock
+    (`cards.schedule.solve_clock`) starts now. A progress problem is one warning line, never a failed start."""
+    from datetime import datetime, timezone
+
+    try:
+        from cards.progress.store import open_store
+        from cards.schedule import solve_clock
+
+        with open_store() as store:
+            solve_clock.start(store, drill_id, datetime.now(timezone.utc))
+    except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, the file is written
+        print(f"ppo-drill: warning: the solve clock was not started in your progress: {exc}", file=sys.stderr)
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -76,10 +95,11 @@ def run_app(args: argparse.Namespace) -> int:
 
 def record_cli_check(report, args, source: str) -> None:
     """A `checker.cli.REPORT_HOOKS` entry: record the verdict through `cards.schedule.training.record_check`
-    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule). A file that never
+    (source "cli"; with `--preview` a practise-ahead preview that changes no schedule), with the solve time
+    `cards.schedule.solve_clock` measured since `start` or the drill's last check. A file that never
     ran (`Report.code_ran`) is not an attempt. Progress problems never spoil the check's output: one
     warning line on stderr."""
-    from datetime import datetime, timezone
+    from datetime import datetime, timedelta, timezone
 
     try:
         from cards.progress.store import open_store
@@ -104,10 +124,14 @@ def record_cli_check(report, args, source: str) -> None:
         if preview:
             print(f"ppo-drill: practising ahead: a preview, {report.drill}'s schedule is unchanged",
                   file=sys.stderr)
+        from cards.schedule import solve_clock
+
         with open_store() as store:
+            elapsed = solve_clock.tick(store, report.drill, now, report.passed)
+            started = now - timedelta(seconds=elapsed) if elapsed is not None else now
             record_check(store, drill_id=report.drill, framework=report.framework,
                          passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
-                         started_at=now, finished_at=now, elapsed_s=None, target_minutes=target,
+                         started_at=started, finished_at=now, elapsed_s=elapsed, target_minutes=target,
                          code=source, source="cli", tests=report.tests,
                          preview=preview)
     except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check

@@ -122,7 +122,7 @@ class DeckSet:
 
 @dataclass(frozen=True)
 class ChecklistItem:
-    """One concept from the seeds that at least one card must cover."""
+    """One concept of the syllabus (cards/checklist.yaml) that at least one card must cover."""
 
     id: str
     concept: str

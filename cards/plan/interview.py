@@ -22,7 +22,9 @@ How the plan is made:
 - A drill on today's plan is done when it passed today (a failed try is shown as tried, not ticked).
 - Readiness is the mean predicted recall on the interview day (FSRS retrievability at noon UTC of
   that day, `cards.schedule.recall`) of a topic's cards and drills; never studied counts 0. A drill
-  belongs to the deck most of its cards are in.
+  belongs to the deck most of its cards are in. Beside it, how many of the topic's drills are mastered
+  (`cards.schedule.mastery`: passed, then passed again on a later day in another form); a drill passed
+  once is planned again, on a later day, in another form.
 - On the interview day nothing new is planned; after it the plan turns back into plain spaced review
   (the scheduler's own new-card allowance, drills when due) and readiness reads recall now.
 
@@ -143,6 +145,7 @@ class TopicReadiness:
     drills_tried: int
     drills: int
     weakest: tuple[str, ...] = ()   # its cards and drills with the lowest predicted recall
+    drills_mastered: int = 0        # passed, then passed again on a later day in another form
 
     def to_json(self) -> dict:
         return {**asdict(self), "readiness": round(self.readiness, 3), "weakest": list(self.weakest)}
@@ -211,8 +214,11 @@ def drill_topics(drills: Sequence[Any], deckset: Any) -> dict[str, str]:
 def readiness(store: ProgressStore, deckset: Any, drills: Sequence[Any], when: datetime,
               lang: str = "en") -> list[TopicReadiness]:
     """Per topic (deck), the mean predicted recall at `when` of its cards and drills, weakest first."""
+    from cards.schedule.mastery import mastery
+
     cards = store.fsrs_states("card")
     drill_states = store.fsrs_states("drill")
+    mastered = {d for d, m in mastery(store, drills).items() if m.mastered}
     topics = drill_topics(drills, deckset)
     by_topic: dict[str, list[tuple[float, str, str]]] = {}
     titles = {d.id: d.display_title(lang) for d in deckset.decks}
@@ -228,7 +234,8 @@ def readiness(store: ProgressStore, deckset: Any, drills: Sequence[Any], when: d
         result.append(TopicReadiness(
             topic, titles.get(topic, topic), sum(r for r, _, _ in items) / len(items),
             sum(1 for _, _, ref in card_items if ref in cards), len(card_items),
-            sum(1 for _, _, ref in drill_items if ref in drill_states), len(drill_items), weakest))
+            sum(1 for _, _, ref in drill_items if ref in drill_states), len(drill_items), weakest,
+            sum(1 for _, _, ref in drill_items if ref in mastered)))
     result.sort(key=lambda t: (t.readiness, t.topic))
     return result
 
@@ -408,10 +415,23 @@ def _today_tasks(store: ProgressStore, deckset: Any, drills: Sequence[Any], now:
     passed_today = {a.drill_id for a in attempts if a.started_at >= start and a.passed}
     titles = {d.id: d.title for d in drills}
     target_minutes = {d.id: d.target_minutes for d in drills}
+    again = set(again_in_another_form(store, drills, now))
+    if again:
+        from cards.schedule.mastery import mastery, other_forms
+
+        states = mastery(store, drills)
+        by_id = {d.id: d for d in drills}
     for did in drill_ids:  # done once passed: a failed try is tried, not done
-        tasks.append(Task("drill", titles.get(did, did), 1, int(did in passed_today), did,
-                          tried=did in tried_today and did not in passed_today,
-                          minutes=target_minutes.get(did, 0)))
+        tried = did in tried_today and did not in passed_today
+        if did in again:
+            done = states[did].mastered
+            forms = ", ".join(other_forms(by_id[did], drills))
+            tasks.append(Task("drill", f"{titles[did]}: pass again in another form to count as mastered "
+                                       f"({forms})", 1, int(done), did, tried=tried and not done,
+                              minutes=target_minutes.get(did, 0)))
+        else:
+            tasks.append(Task("drill", titles.get(did, did), 1, int(did in passed_today), did, tried=tried,
+                              minutes=target_minutes.get(did, 0)))
     extra = _extras(store, today)
     since = datetime.fromisoformat(extra["at"]) if extra.get("at") else start
     reviewed_since = {r.card_id for r in reviews if r.reviewed_at >= since and r.source == "user"}
@@ -436,8 +456,9 @@ def _today_tasks(store: ProgressStore, deckset: Any, drills: Sequence[Any], now:
 def _drills_for_today(store: ProgressStore, drills: Sequence[Any], now: datetime, interview: date | None,
                       quota_untried: int, last_day: bool) -> list[str]:
     """Today's drills: never tried before today (in track order, up to `quota_untried`), then tried
-    but never passed, then due by FSRS, weakest (lowest predicted recall on the day) first; on the
-    last study day also every drill below target on the day."""
+    but never passed, then the core drills passed once before today but not yet mastered (to pass
+    again in another form), then due by FSRS, weakest (lowest predicted recall on the day) first; on
+    the last study day also every drill below target on the day."""
     start = _day_start(_today(now))
     attempts = store.attempts()
     before = {a.drill_id for a in attempts if a.started_at < start}
@@ -447,6 +468,7 @@ def _drills_for_today(store: ProgressStore, drills: Sequence[Any], now: datetime
     when = interview_moment(interview) if interview else now
     untried = [d for d in ids if d not in before][:quota_untried]
     failed = [d for d in ids if d in before and d not in passed]
+    again = again_in_another_form(store, drills, now)
     end = _day_start(_today(now) + timedelta(days=1))
     due = [d for d in ids if d in states and datetime.fromisoformat(states[d]["due"]) < end]
     # a drill done again today has left the due list (its next due date moved on): keep it, done,
@@ -456,7 +478,20 @@ def _drills_for_today(store: ProgressStore, drills: Sequence[Any], now: datetime
     if last_day:
         due += [d for d in ids if d in states and recall_at(states[d], when) < TARGET_RECALL]
     due.sort(key=lambda d: recall_at(states.get(d), when))
-    return list(dict.fromkeys(untried + failed + due))
+    return list(dict.fromkeys(untried + failed + again + due))
+
+
+def again_in_another_form(store: ProgressStore, drills: Sequence[Any], now: datetime) -> list[str]:
+    """The core drills passed once before today and not yet mastered (`cards.schedule.mastery`): today
+    is a later day, so a pass in another form now makes them mastered. A drill whose family became
+    mastered today stays listed, done, so the plan never shrinks as it is worked through."""
+    from cards.schedule.mastery import MASTERED, PASSED, mastery
+
+    today = _today(now)
+    states = mastery(store, drills)
+    return [d.id for d in drills if d.kind == "core" and states[d.id].since is not None and
+            ((states[d.id].state == PASSED and states[d.id].since < today) or
+             (states[d.id].state == MASTERED and states[d.id].since == today))]
 
 
 def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime, *,
@@ -664,6 +699,9 @@ def format_study_plan(plan: StudyPlan, days: int = 14) -> str:
     label = "on the day" if plan.mode in ("countdown", "interview-day") else "now"
     lines += ["", f"Readiness (predicted recall {label}): {_pct(plan.overall)}, weakest first:"]
     for t in plan.readiness:
-        drills = f", drills {t.drills_tried}/{t.drills} tried" if t.drills else ""
+        drills = f", drills {t.drills_tried}/{t.drills} tried, {t.drills_mastered} mastered" if t.drills else ""
         lines.append(f"  {_pct(t.readiness):>4}  {t.title}  (cards {t.cards_seen}/{t.cards} seen{drills})")
+    if any(t.drills for t in plan.readiness):
+        lines.append("  (a drill is mastered once passed again on a later day in another form: the other "
+                     "framework, its fix-the-bug or test-writing twin, or from an empty file)")
     return "\n".join(lines)

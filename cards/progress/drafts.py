@@ -18,6 +18,7 @@ from pathlib import Path
 from cards.progress.paths import data_dir
 
 ANSWERS = "answers"
+PRACTICE = "practice-ahead"
 _SAFE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
@@ -49,6 +50,14 @@ def load_draft(drill_id: str, framework: str, root: Path | str | None = None) ->
 def save_draft(drill_id: str, framework: str, code: str, root: Path | str | None = None) -> Path:
     """Write the answer atomically (temp file + fsync + os.replace); returns its path."""
     return _write_atomically(draft_path(drill_id, framework, root), code)
+
+
+def practice_root(root: Path | str | None = None) -> Path:
+    """Where practising ahead keeps its answers (`draft_path(..., root=practice_root())`): a preview of
+    a drill starts from a fresh starter, not from the saved answer that passed (re-running that is
+    reading, not recall), and never overwrites it. The practice answer is kept while it is unfinished
+    and discarded once it passes, so the next practice starts fresh again."""
+    return (Path(root) if root is not None else data_dir()) / PRACTICE
 
 
 def clock_path(drill_id: str, root: Path | str | None = None) -> Path:

@@ -19,9 +19,11 @@ MAX_PREVIEWS = 500  # the log keeps the latest entries; older ones are dropped
 
 
 def record_preview(store: ProgressStore, kind: str, ref: str, at: datetime, *, rating: int | None = None,
-                   passed: bool | None = None, mistakes: list[str] | None = None) -> dict:
-    """Log one preview (`kind` "card" with its `rating`, or "drill" with `passed` and the named
-    `mistakes`); returns the entry. Schedules are not touched."""
+                   passed: bool | None = None, mistakes: list[str] | None = None,
+                   framework: str | None = None, code_key: str | None = None) -> dict:
+    """Log one preview (`kind` "card" with its `rating`, or "drill" with `passed`, the named `mistakes`,
+    its `framework` and a fingerprint of its code, `cards.schedule.mastery.code_key`, so a passing
+    practice counts towards mastery); returns the entry. Schedules are not touched."""
     if kind not in ("card", "drill"):
         raise ValueError(f"preview kind must be 'card' or 'drill', got {kind!r}")
     entry: dict[str, Any] = {"kind": kind, "ref": ref, "at": utc_iso(at)}
@@ -31,6 +33,10 @@ def record_preview(store: ProgressStore, kind: str, ref: str, at: datetime, *, r
         entry["passed"] = bool(passed)
     if mistakes:
         entry["mistakes"] = list(mistakes)
+    if framework is not None:
+        entry["framework"] = framework
+    if code_key is not None:
+        entry["code_key"] = code_key
     log = previews(store)
     log.append(entry)
     store.set_setting(PREVIEW_SETTING, log[-MAX_PREVIEWS:])

@@ -88,10 +88,11 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     of bugs caught sets the rating of a failed attempt.
     """
     if preview:
+        from cards.schedule.mastery import code_key
         from cards.schedule.preview import record_preview
 
         record_preview(store, "drill", drill_id, finished_at, passed=passed,
-                       mistakes=[m for m, _ in mistakes])
+                       mistakes=[m for m, _ in mistakes], framework=framework, code_key=code_key(code))
         return AttemptOutcome(None, None, [], None, preview=True)
     attempt_id = store.record_attempt(drill_id, framework=framework, started_at=started_at,
                                       finished_at=finished_at, passed=passed, elapsed_s=elapsed_s,

@@ -1,4 +1,4 @@
-"""The RLHF lesson's actor loss (seed 003 Step 4): the clipped objective over response tokens with
+"""The RLHF actor loss of the actor_loss drill: the clipped objective over response tokens with
 token-mean or sequence-mean reduction, its diagnostics and its input contract."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ REDUCTIONS = {"token_mean": "token_mean", "sequence_mean": "seq_mean_token_mean"
 
 
 def validate_actor_inputs(log_probs_new, log_probs_old, advantages, response_mask, clip_range, reduction):
-    """Raise ValueError for any input the lesson's contract rejects, naming what is wrong."""
+    """Raise ValueError for any input the drill's contract rejects, naming what is wrong."""
     if log_probs_new.shape != log_probs_old.shape or log_probs_new.shape != advantages.shape:
         raise ValueError("log_probs_new, log_probs_old and advantages must have the same shape")
     if log_probs_new.ndim != 2 or log_probs_new.numel() == 0:
@@ -34,12 +34,12 @@ def validate_actor_inputs(log_probs_new, log_probs_old, advantages, response_mas
 
 def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=None, clip_range=0.2,
                        reduction="token_mean"):
-    """(loss, metrics) exactly as the lesson's reference answer defines them.
+    """(loss, metrics) exactly as the actor_loss drill's prompt defines them.
 
     loss = -mean of min(ratio A, clip(ratio, 1 - eps, 1 + eps) A) over valid tokens ("token_mean"), or
     the mean over responses of each response's valid-token mean ("sequence_mean").
     metrics: approx_kl (k3 over valid tokens), clip_fraction (fraction of valid tokens with
-    |ratio - 1| > clip_range: the lesson's definition, not seed 000's "clipped branch active"),
+    |ratio - 1| > clip_range: the outside-band definition, not the "clipped branch active" one),
     valid_tokens (int).
     """
     validate_actor_inputs(log_probs_new, log_probs_old, advantages, response_mask, clip_range, reduction)

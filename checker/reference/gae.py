@@ -1,4 +1,4 @@
-"""Generalised advantage estimation (Schulman et al., 2016), the backward scan of seed 004."""
+"""Generalised advantage estimation (Schulman et al., 2016, eq. 16), the backward scan with done masks."""
 from __future__ import annotations
 
 import torch

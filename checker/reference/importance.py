@@ -1,4 +1,4 @@
-"""Trajectory importance weights and the effective sample size (seed 000 §8.1)."""
+"""Trajectory importance weights and the effective sample size (Owen 2013, ch. 9; Kish's effective sample size)."""
 from __future__ import annotations
 
 import torch

@@ -45,7 +45,7 @@ def kl_k3(logp, ref_logp, mask=None) -> torch.Tensor:
 
 def kl_shaped_rewards(logp, ref_logp, task_reward, mask=None, beta: float = 0.1, estimator: str = "k1"):
     """Per-token RLHF reward r_t = -beta * KL_t (k1: logp_t - ref_logp_t), with the sequence's task reward
-    added on its last valid token (seed 003 Step 2). logp, ref_logp, mask [..., T]; task_reward [...].
+    added on its last valid token (Ouyang et al. 2022, eq. 2; the placement of verl and OpenRLHF). logp, ref_logp, mask [..., T]; task_reward [...].
     Padded positions get 0. Put the KL either here or in the loss, never both."""
     lp = f64(logp)
     m = as_mask(mask, lp)

@@ -17,10 +17,10 @@ class PolicyStats:
     """Diagnostics over valid tokens (floats, no gradient).
 
     clip_frac_active: fraction of valid tokens where the clipped branch is active, i.e. strictly
-        smaller than the unclipped one (seed 000; verl, OpenRLHF, TRL). These are exactly the tokens
+        smaller than the unclipped one (verl, OpenRLHF, TRL). These are exactly the tokens
         whose gradient the clip zeroes.
     clip_frac_band: fraction of valid tokens whose ratio lies outside the band
-        [1 - clip_low, 1 + clip_high], whatever the sign of A (seed 003; CleanRL, SB3, TorchRL).
+        [1 - clip_low, 1 + clip_high], whatever the sign of A (CleanRL, SB3, TorchRL).
     approx_kl: k3 estimate of KL(pi_old || pi_theta), mean of (ratio - 1 - log ratio) >= 0.
     ratio_min, ratio_max: extremes of the ratio over valid tokens (1.0 when none is valid).
     """

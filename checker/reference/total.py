@@ -1,4 +1,4 @@
-"""The total PPO loss and the entropy it subtracts (seed 004 §total loss; seed 003 full objective)."""
+"""The total PPO loss and the entropy it subtracts (Schulman et al. 2017, §5, eq. 9, negated)."""
 from __future__ import annotations
 
 import torch
@@ -17,7 +17,7 @@ def total_loss(policy_loss, value_loss, entropy, vf_coef: float = 0.5, ent_coef:
     """policy_loss + vf_coef * value_loss - ent_coef * mean(entropy).
 
     The entropy bonus is SUBTRACTED: minimising the loss then maximises entropy, which keeps the policy
-    exploring (seed 004's common mistake #10 is the wrong sign). Typical coefficients: vf_coef 0.5,
+    exploring (adding it instead is a classic mistake). Typical coefficients: vf_coef 0.5,
     ent_coef 0.01 (CleanRL defaults). `entropy` may be per token; its mean is over valid tokens.
     """
     from checker.reference.masking import masked_mean

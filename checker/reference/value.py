@@ -1,4 +1,4 @@
-"""The clipped value loss of PPO2-style implementations (seed 000 §8.4; seed 004)."""
+"""The clipped value loss of PPO2-style implementations (OpenAI Baselines ppo2, CleanRL ppo.py with clip_vloss)."""
 from __future__ import annotations
 
 import torch

@@ -28,11 +28,12 @@ from checker.sandbox.runner import (
     fork_spare,
     prepare_parent,
     run_candidate,
+    settle,
     spare_age,
 )
 
 __all__ = [
     "ERROR_KINDS", "Call", "CallError", "CallResult", "Limits", "Opaque", "ReturnedArray",
     "RunResult", "SandboxError", "discard_spare", "fork_spare", "prepare_parent",
-    "run_candidate", "spare_age",
+    "run_candidate", "settle", "spare_age",
 ]

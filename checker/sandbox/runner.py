@@ -8,6 +8,7 @@ an answer's memory holds no reference, no model answer and no expected result. T
 """
 from __future__ import annotations
 
+import atexit
 import errno
 import json
 import math
@@ -20,7 +21,7 @@ from checker.sandbox.frames import FrameError, FrameReader, ResultTooLarge, deco
 from checker.sandbox.isolation import sandbox_uid
 from checker.sandbox.model import Call, CallError, CallResult, Limits, RunResult
 from checker.sandbox.parent import prepare_parent
-from checker.sandbox.sweep import answer_process_fd, kill_tree
+from checker.sandbox.sweep import answer_process_fd, await_exit, kill_tree
 from checker.sandbox.text import visible
 from checker.sandbox.zygote import zygote
 
@@ -54,6 +55,7 @@ def run_candidate(source: str, function: str, calls: list[Call], *, filename: st
     for the kinds). Blocks for at most about `limits.wall_s` plus cleanup.
     """
     prepare_parent()
+    settle()  # what earlier runs left dying (dead by now, as a rule)
     t0 = time.perf_counter()
     children = _take_spare(function, calls, limits)
     spare = children is not None
@@ -145,14 +147,36 @@ def _fork_child(function, calls, start: int, stop: int, limits) -> _Child:
     return _Child(pid, pidfd, res_r, out_r, req_w, list(calls[start:stop]), start)
 
 
+#: pidfds of answers' processes killed and not yet seen to exit (each takes its pid namespace with it)
+_dying: list[int] = []
+
+
+def settle(budget_s: float = 2.0) -> None:
+    """Wait until every run's processes killed so far have exited (at most `budget_s` each). Each run kills
+    its processes before it returns, so none runs code again; the wait for their teardown, a few
+    milliseconds, is done here, off the check's critical path: before the next run, when a spare is
+    discarded, and at exit."""
+    while _dying:
+        fd = _dying.pop()
+        try:
+            await_exit(fd, budget_s)
+        finally:
+            os.close(fd)
+
+
+atexit.register(settle)
+
+
 def _end(child: _Child, run: "_Run") -> None:
     """Kill everything the child started, close its pipes, and learn how it ended where nothing else told."""
     t_kill = time.perf_counter()
     root = os.geteuid() == 0
-    run.end.notes += kill_tree(child.pid, child.pidfd, run.answer_fd, sandbox_uid(child.pid) if root else None)
-    for fd in (run.answer_fd, child.pidfd):
-        if fd is not None:
-            os.close(fd)
+    run.end.notes += kill_tree(child.pid, child.pidfd, run.answer_fd, sandbox_uid(child.pid) if root else None,
+                               wait=False)
+    if run.answer_fd is not None:
+        _dying.append(run.answer_fd)
+    if child.pidfd is not None:
+        os.close(child.pidfd)
     run.answer_fd = child.pidfd = None
     if run.end.terminal is None and run.end.reason is None:
         # The ending is told by the exit status: the answer's process ended on its own.
@@ -216,6 +240,7 @@ def fork_spare(function: str, calls: list[Call], *, limits: Limits = Limits(), p
         return  # the spare already there is the one asked for, and young
     discard_spare()
     prepare_parent()
+    settle()
     bounds = list(zip(starts, starts[1:] + [len(listed)]))
     children = []
     try:
@@ -244,6 +269,7 @@ def discard_spare() -> None:
         for child, run in zip(spare.children, runs):
             run.end.reason = run.end.reason or "discarded"  # its ending needs no exit status
             _end(child, run)
+        settle()
 
 
 def _take_spare(function, calls, limits) -> list[_Child] | None:

@@ -113,6 +113,11 @@ def answer_process_fd(pid: int, keeper: int) -> int | None:
     return fd
 
 
+def await_exit(pidfd: int, budget_s: float = 2.0) -> bool:
+    """Wait until the process of `pidfd` has exited; False if it had not within the budget."""
+    return bool(select.select([pidfd], [], [], budget_s)[0])
+
+
 def _kill_and_wait(pidfd: int, budget_s: float = 2.0) -> bool:
     """SIGKILL the process of `pidfd` and wait until it has exited; False if it had not within the budget."""
     try:
@@ -125,13 +130,16 @@ def _kill_and_wait(pidfd: int, budget_s: float = 2.0) -> bool:
     return bool(select.select([pidfd], [], [], budget_s)[0])
 
 
-def kill_tree(keeper: int, keeper_fd: int | None, answer_fd: int | None, uid: int | None) -> list[str]:
+def kill_tree(keeper: int, keeper_fd: int | None, answer_fd: int | None, uid: int | None,
+              wait: bool = True) -> list[str]:
     """Kill the run: the keeper's session, the keeper and the answer's process. Returns notes on anything left.
 
-    `answer_fd`: a pidfd on the answer's process, the first process of its own pid namespace; once it has
-    exited the kernel has killed every process in the namespace. Without one (the namespace could not be
-    made, or the answer's process died before it said where it was), as root every process of the run's
-    `uid` is swept.
+    `answer_fd`: a pidfd on the answer's process, the first process of its own pid namespace. SIGKILL is
+    sent to it at once, so it runs no more code, and once it has exited the kernel has killed every
+    process in its namespace; with `wait`, that exit is awaited here (its teardown, unmapping what it
+    inherited, takes a few milliseconds), else the caller awaits it later (`await_exit`). Without one (the
+    namespace could not be made, or the answer's process died before it said where it was), as root every
+    process of the run's `uid` is swept.
     """
     try:
         os.kill(-keeper, signal.SIGKILL)
@@ -145,7 +153,7 @@ def kill_tree(keeper: int, keeper_fd: int | None, answer_fd: int | None, uid: in
             pass
     notes = []
     if answer_fd is not None:
-        if not _kill_and_wait(answer_fd):
+        if not _kill_and_wait(answer_fd, 2.0 if wait else 0.0) and wait:
             notes.append("the answer's process survived the kill")
     elif uid is not None and not _sweep(lambda: processes_of_uid(uid)):
         notes.append(f"processes of sandbox uid {uid} survived the kill")

@@ -1,4 +1,4 @@
-"""Checker spec of the `actor_loss` drill (PyTorch): seed 003's compute_actor_loss(log_probs_new,
+"""Checker spec of the `actor_loss` drill (PyTorch): the RLHF actor loss compute_actor_loss(log_probs_new,
 log_probs_old, advantages, response_mask=None, clip_range=0.2, reduction="token_mean") -> (loss, metrics),
 with its reductions, its masked diagnostics and its ValueError input contract."""
 from __future__ import annotations
@@ -16,6 +16,45 @@ def _has_padding(ex: Example) -> bool:
     return m is not None and not m.all()
 
 
+K3_CLAMP = 10.0  # verl's low_var_kl and OpenRLHF's compute_approx_kl clamp each token's k3 to [-10, 10]
+
+
+def _k3_means(ex: Example) -> tuple[float, float] | None:
+    """approx_kl over the valid tokens, as the prompt defines it and with each token's k3 clamped at 10
+    (computed once per example)."""
+    if "_k3_means" not in ex.__dict__:
+        ex.__dict__["_k3_means"] = _compute_k3_means(ex)
+    return ex.__dict__["_k3_means"]
+
+
+def _compute_k3_means(ex: Example) -> tuple[float, float] | None:
+    new, old = ex.arrays.get("log_probs_new"), ex.arrays.get("log_probs_old")
+    if new is None or old is None or new.shape != old.shape or new.ndim != 2 or new.size == 0:
+        return None
+    mask = ex.arrays.get("response_mask")
+    mask = np.ones(new.shape, dtype=bool) if mask is None else mask.astype(bool)
+    if mask.shape != new.shape or not mask.any():
+        return None
+    with np.errstate(all="ignore"):
+        lr = (new - old)[mask]
+        k3 = np.expm1(lr) - lr
+    return float(k3.mean()), float(np.clip(k3, -K3_CLAMP, K3_CLAMP).mean())
+
+
+def _k3_convention(value: np.ndarray, ex: Example) -> np.ndarray:
+    """Both conventions are right (the prompt says so): an approx_kl equal to the clamped mean where the two
+    differ is read as the unclamped one, so every check and the diagnosis see one convention."""
+    from checker.specs.base import close
+
+    means = _k3_means(ex)
+    if means is None or means[0] == means[1]:
+        return value
+    plain, clamped = means
+    if close(np.asarray(value), np.asarray(clamped)).all() and not close(np.asarray(value), np.asarray(plain)).all():
+        return np.asarray(plain)
+    return value
+
+
 def _reduction(ex: Example) -> str:
     return ex.hyper.get("reduction", "token_mean")
 
@@ -24,6 +63,16 @@ class ActorLossSpec(LossSpec):
     drill_id = "actor_loss"
     function = "compute_actor_loss"
     positional = ("log_probs_new", "log_probs_old", "advantages", "response_mask")
+    roles = {
+        "new_logp": ("log_probs_new",),
+        "old_logp": ("log_probs_old",),
+        "logp_extremes": True,
+        "advantages": ("advantages",),
+        "mask": ("response_mask",),
+        "nonfinite_padding": "a padded ratio may overflow",
+        "strict_comparisons": "a token counts as clipped when |ratio - 1| > clip_range",
+        "card:strict-comparison": "diag-clip-fraction-definitions",
+    }
     hyper_defaults = {"clip_range": 0.2, "reduction": "token_mean"}
     trainable = ("log_probs_new",)
     constants = ("log_probs_old", "advantages")
@@ -103,6 +152,18 @@ class ActorLossSpec(LossSpec):
                                "log_probs_old": t([[-0.5, 1.0]]), "advantages": t([[-0.5, -1.5]])},
                               {"clip_range": 0.1, "reduction": reduction},
                               f"edge: huge ratios with A < 0, no mask ({reduction})"))
+        for reduction in ("token_mean", "sequence_mean"):
+            # every ratio exactly 1 and clip_range = 0: on the band's edge, where |ratio - 1| > clip_range is
+            # false and >= would count every token
+            ok.append(Example({"log_probs_new": tr_old.copy(), "log_probs_old": tr_old, "advantages": tr_adv,
+                               "response_mask": tr_mask}, {"clip_range": 0.0, "reduction": reduction},
+                              f"edge: every ratio exactly 1 with clip_range = 0 ({reduction})"))
+            # log-probs near -1000, where exp underflows to 0 but the ratio is ordinary
+            ok.append(Example({"log_probs_new": t([[-1000.2, -999.5, -1001.0], [-998.7, -1000.0, -1000.3]]),
+                               "log_probs_old": t([[-1000.0, -1000.0, -1000.5], [-999.0, -999.8, -1000.0]]),
+                               "advantages": tr_adv, "response_mask": tr_mask},
+                              {"clip_range": 0.2, "reduction": reduction},
+                              f"edge: log-probs near -1000 ({reduction})"))
         ok += self.defaults_pair({"log_probs_new": tr_new, "log_probs_old": tr_old, "advantages": tr_adv,
                                   "response_mask": tr_mask}, "default clip_range and reduction")
         for role, mask in (("none", None), ("all-true", np.ones((2, 3), dtype=bool))):
@@ -203,6 +264,7 @@ class ActorLossSpec(LossSpec):
                                                f"yours lacks {', '.join(missing)}")
         for k in METRICS:
             out[k] = self.number(metrics[k], f"metrics[{k!r}]")
+        out["approx_kl"] = _k3_convention(out["approx_kl"], ex)
         return out
 
     def checks(self) -> list[Check]:
@@ -210,7 +272,7 @@ class ActorLossSpec(LossSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("seed-003-values", "reproduces the worked test values",
-                  "On a worked test case ({label}) your {field} is {got}; it must be {expected}.",
+                  "On a worked test case ({label}), your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked case"), fields=("loss", *METRICS)),
             Check("token-mean", "token_mean averages over every valid token of the batch",
                   "With reduction='token_mean' the loss must be the mean over all valid tokens of "

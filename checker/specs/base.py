@@ -247,6 +247,10 @@ class DrillSpec:
     constants: tuple[str, ...] = ()         # PyTorch inputs that must receive no gradient
     grad_of: str = ""                       # output path to back-propagate from (PyTorch)
     output_fields: tuple[str, ...] = ()
+    # What the drill's inputs and outputs are, in the shared misconceptions' terms (drills/_common/
+    # misconceptions.yaml, checker/misconceptions.py): role -> input names (a tuple) or the drill's words
+    # for a convention. A drill inherits every shared misconception whose roles it declares.
+    roles: dict[str, Any] = {}
 
     # ---- inputs -------------------------------------------------------------------------------
     def strategy(self, framework: str):
@@ -319,6 +323,12 @@ class DrillSpec:
         return [Example(dict(arrays), {}, f"edge: {label} (defaults left out)", relation=("defaults", "implicit")),
                 Example(dict(arrays), dict(self.hyper_defaults), f"edge: {label} (defaults passed)",
                         relation=("defaults", "explicit"))]
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """For the role `probability_underflow`: per field, where a log taken of a probability in
+        probability space (log(sigmoid(x)), log(softmax(x)), with or without an epsilon) loses the value
+        (True: the whole field; a bool array: those elements). Default: nowhere."""
+        return {}
 
     def as_shown(self, outputs: dict, ex: Example) -> dict:
         """The outputs (the reference's, or the answer's as extracted) as a counterexample shows them to

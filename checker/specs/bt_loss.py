@@ -46,11 +46,23 @@ class BradleyTerrySpec(NamedOutputsSpec):
     drill_id = "bt_loss"
     function = "bradley_terry_loss"
     positional = ("r_chosen", "r_rejected")
+    roles = {"probability_underflow": True, "card:log-of-probability": "pref-log-sigmoid-stable"}
     hyper_defaults = {"margin": 0.0}
     trainable = ("r_chosen", "r_rejected")
     constants = ()
     grad_of = ""
     output_fields = ("loss",)
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where log(sigmoid(gap)) (with or without an epsilon) loses the value: pairs whose gap is below
+        -10, the loss and those pairs' gradients."""
+        if ex.invalid is not None:
+            return {}
+        gap = ex.arrays["r_chosen"] - ex.arrays["r_rejected"] - float(ex.hyper.get("margin", 0.0))
+        low = gap < -10.0
+        if not low.any():
+            return {}
+        return {"loss": True, "grad:r_chosen": low, "grad:r_rejected": low}
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
@@ -120,7 +132,7 @@ class BradleyTerrySpec(NamedOutputsSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your loss is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your loss is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("loss",)),
             Check("prefers-chosen", "the loss is small when the chosen responses score higher",
                   "The loss must reward ranking the chosen response above the rejected one: {detail}.",
@@ -131,9 +143,8 @@ class BradleyTerrySpec(NamedOutputsSpec):
                   "like chosen rewards lowered by m: {detail}.", relation="margin", compare=relation_compare(
                       "margin", "shifted", "with margin 0.75", "with the chosen rewards lowered by 0.75 instead")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
-                  "On {label} the loss is a plain number ({expected}); yours is {got}. -log sigmoid(x) is "
-                  "softplus(-x): use logsigmoid (or logaddexp), never log(sigmoid(x)), which is log(0) for "
-                  "x below about -745.",
+                  "On {label}, the loss is a plain number ({expected}: -log sigmoid(x) is about -x for a very "
+                  "negative gap x); yours is {got}.",
                   applies=_large, fields=("loss",)),
             Check("mean-over-pairs", "the loss is a mean over pairs",
                   "A mean over pairs does not change when every pair appears twice: {detail}.", relation="mean",

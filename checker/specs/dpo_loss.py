@@ -62,12 +62,30 @@ class DpoLossSpec(NamedOutputsSpec):
     drill_id = "dpo_loss"
     function = "dpo_loss"
     positional = (*LOGPS, "chosen_mask", "rejected_mask")
+    roles = {"ref_logps": ("ref_chosen_logps", "ref_rejected_logps"), "probability_underflow": True,
+             "strict_comparisons": "a pair counts as won only when chosen_rewards > rejected_rewards",
+             "card:strict-comparison": "pref-dpo-reward-accuracy", "card:log-of-probability": "pref-log-sigmoid-stable"}
     hyper_defaults = {"beta": 0.1}
     trainable = ("policy_chosen_logps", "policy_rejected_logps")
     constants = ("ref_chosen_logps", "ref_rejected_logps")
     grad_of = "0"
     grad_field = "loss"
     output_fields = ("loss", *STATS)
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where log(sigmoid(beta * h)) loses the value: pairs whose beta * h is below -10, the loss and those
+        pairs' rows of the policy gradients."""
+        if ex.invalid is not None:
+            return {}
+        a = ex.arrays
+        seq = lambda name, mask: np.where(a[mask], a[name], 0.0).sum(-1)  # noqa: E731
+        h = (seq("policy_chosen_logps", "chosen_mask") - seq("ref_chosen_logps", "chosen_mask")
+             - seq("policy_rejected_logps", "rejected_mask") + seq("ref_rejected_logps", "rejected_mask"))
+        low = _beta(ex) * h < -10.0
+        if not low.any():
+            return {}
+        rows = np.broadcast_to(low[:, None], a["policy_chosen_logps"].shape)
+        return {"loss": True, "grad:policy_chosen_logps": rows, "grad:policy_rejected_logps": rows}
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
@@ -216,7 +234,7 @@ class DpoLossSpec(NamedOutputsSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("loss", *STATS)),
             Check("implicit-rewards", "implicit rewards are beta times the summed policy-minus-reference log-ratio",
                   "Each implicit reward is beta * (sum of log pi - sum of log pi_ref) over the response's valid "
@@ -233,8 +251,8 @@ class DpoLossSpec(NamedOutputsSpec):
                   relation="padding", compare=relation_compare("changed", "as-given", "with other values in the padding",
                                                                "with the padding as given")),
             Check("large-margins", "stays finite and exact where sigmoid underflows",
-                  "On {label} the loss is a plain number ({expected}); yours is {got}. If yours is inf or NaN, "
-                  "use logsigmoid: log(sigmoid(x)) is log(0) once x is below about -745.",
+                  "On {label}, the loss is a plain number ({expected}: -log sigmoid(x) is about -x for a very "
+                  "negative x); yours is {got}.",
                   applies=_large, fields=("loss",)),
             Check("beta", "beta scales the log-ratio inside the sigmoid",
                   "The loss is -log sigmoid(beta * ((pi_c - ref_c) - (pi_r - ref_r))) and the rewards beta times "

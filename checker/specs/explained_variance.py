@@ -60,6 +60,9 @@ class ExplainedVarianceSpec(DrillSpec):
     drill_id = "explained_variance"
     function = "explained_variance"
     positional = ("values", "returns", "mask")
+    roles = {"mask": ("mask",), "nonfinite_padding": "padded values and returns may hold NaN and inf",
+             "std_convention": "one normalisation in both variances (either, the factor cancels)",
+             "card:std-bessel-correction": "value-explained-variance"}
     hyper_defaults = {}
     output_fields = ("ev",)
 
@@ -137,6 +140,17 @@ class ExplainedVarianceSpec(DrillSpec):
             ok.append(related({"values": f([[0.5, 1.0, 2.5], [1.5, -1.0, 0.0]]) + c,
                                "returns": f([[1.0, 0.0, 3.0], [2.0, -0.5, 0.0]]), "mask": m}, {},
                               f"edge: a critic{' shifted by 2.5' if c else ''}", "shift", role))
+        # values and returns shifted by one large constant, in float32: EV does not change (both variances are of
+        # differences from a mean); every number is on a 1/8 grid, so the deviations and their squares are exact
+        for k, (vals, rets, mask) in enumerate((
+                ([[0.5, 1.0, 2.5], [1.5, 0.0, 0.0]], [[1.0, 0.0, 3.0], [2.0, 0.0, 0.0]], right_padded([3, 1], 3)),
+                ([[0.25, -1.0, 2.0, 0.75]], [[0.5, -1.5, 2.5, 1.0]], None))):
+            for role, c in (("as-given", 0.0), ("offset", 4096.0)):
+                arrays = {"values": f(vals, np.float32) + np.float32(c), "returns": f(rets, np.float32) + np.float32(c)}
+                if mask is not None:
+                    arrays["mask"] = mask
+                ok.append(related(arrays, {}, f"edge: float32 values and returns{' plus 4096' if c else ''}"
+                                  f"{', a padded row' if mask is not None else ''}", f"offset-{k}", role))
         bad = [Example({"values": f([[1.0, 2.0]]), "returns": f([[1.0, 2.0, 3.0]])}, {},
                        "contract: values and returns of different shapes", invalid="values and returns of different "
                                                                                   "shapes")]
@@ -202,7 +216,7 @@ class ExplainedVarianceSpec(DrillSpec):
                   "yours is {got}.", applies=lambda ex: _ok(ex) and not _spread(ex), fields=ev),
             Check("padding-nonfinite", "NaN and inf in padding do not reach the result",
                   "Padded slots hold NaN or inf and the valid returns vary, yet your explained variance is "
-                  "{detail}: select values[mask] and returns[mask] before computing anything.",
+                  "{detail}: what the padding holds reached the result.",
                   applies=lambda ex: _ok(ex) and _spread(ex) and _spread(ex, "values") and not _tame(ex),
                   custom=_finite_result),
             *relation_check("mask-default", "mask=None means every token is valid",
@@ -211,6 +225,14 @@ class ExplainedVarianceSpec(DrillSpec):
             *relation_check("padding-contents", "what padding holds does not matter",
                             "Positions where mask is False must not count, whatever they hold: {detail}.",
                             "padding", "changed", "as-given", "with NaN in the padding", "with zeros there"),
+            *relation_check("common-offset", "values and returns shifted by one large constant give the same EV",
+                            "Var[R - V] and Var[R] are spreads around a mean, so adding 4096 to every value and return "
+                            "changes neither (in float32 too): {detail}.", "offset-0", "offset", "as-given",
+                            "with 4096 added to values and returns", "as given"),
+            *relation_check("common-offset-unmasked", "the same with no mask",
+                            "Var[R - V] and Var[R] are spreads around a mean, so adding 4096 to every value and return "
+                            "changes neither (in float32 too): {detail}.", "offset-1", "offset", "as-given",
+                            "with 4096 added to values and returns", "as given"),
             Check("matches-reference", "the explained variance matches the reference on random batches",
                   "Your explained variance differs from the reference: expected {expected}, got {got}.", fields=ev),
         ]

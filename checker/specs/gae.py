@@ -67,6 +67,7 @@ class GaeSpec(DrillSpec):
     drill_id = "gae"
     function = "compute_gae"
     positional = ("rewards", "values", "dones")
+    roles = {"lam": ("lam",), "returns_output": ("1",)}
     hyper_defaults = {"gamma": 0.99, "lam": 0.95}
     output_fields = ("advantages", "returns")
 
@@ -102,8 +103,8 @@ class GaeSpec(DrillSpec):
         cases = [
             ex([1.0], [0.5, 2.0], [0.0], "T = 1, no done", gamma=0.9, lam=0.8),
             ex([1.0], [0.5, 2.0], [1.0], "T = 1, done", gamma=0.9, lam=0.8),
-            ex(r4, v5, [0, 0, 0, 0], "no dones (shared notes P-GAE-1)", gamma=0.9, lam=0.8),
-            ex(r4, v5, [0, 1, 0, 0], "done at t = 1 (shared notes P-GAE-2)", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 0, 0, 0], "the worked example, no dones", gamma=0.9, lam=0.8),
+            ex(r4, v5, [0, 1, 0, 0], "the worked example, done at t = 1", gamma=0.9, lam=0.8),
             ex(r4, v5, [1, 0, 0, 0], "done at the first step", gamma=0.9, lam=0.8),
             ex(r4, v5, [0, 0, 0, 1], "done at the last step", gamma=0.9, lam=0.8),
             ex(r4, v5, [0, 1, 1, 0], "consecutive dones", gamma=0.9, lam=0.8),

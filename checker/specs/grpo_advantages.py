@@ -93,6 +93,8 @@ class GrpoAdvantagesSpec(DrillSpec):
     drill_id = "grpo_advantages"
     function = "compute_grpo_advantages"
     positional = ("scores", "response_mask", "group_size")
+    roles = {"std_convention": "the unbiased group std (divide by G - 1)",
+             "card:std-bessel-correction": "grpo-group-statistics"}
     hyper_defaults = {"eps": 1e-6, "norm_by_std": True}
     output_fields = ("advantages",)
 
@@ -234,7 +236,7 @@ class GrpoAdvantagesSpec(DrillSpec):
             Check("input-contract", "a batch that is not whole groups raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's worked example ({label}) your advantages are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=adv),
             Check("padding-zero", "padded positions hold exactly 0",
                   "Padding gets advantage 0 whatever the score: {detail}.", custom=_padding_zero),

@@ -27,6 +27,12 @@ def _mean_side(ex: Example) -> str:
     return _side(float(ex.arrays["kl"].mean()), _hyper(ex)[1])
 
 
+def _on_threshold(ex: Example) -> bool:
+    """The iteration's mean KL lands exactly on 1.5 * target or target / 1.5 (where >= or <= differ)."""
+    d, t = float(ex.arrays["kl"].mean()), _hyper(ex)[1]
+    return ex.invalid is None and (d == 1.5 * t or d == t / 1.5)
+
+
 def _minibatch_sides(ex: Example) -> set[str]:
     return {_side(float(row.mean()), _hyper(ex)[1]) for row in ex.arrays["kl"]}
 
@@ -35,6 +41,10 @@ class KlPenaltySpec(NamedOutputsSpec):
     drill_id = "kl_penalty"
     function = "kl_penalty_iteration"
     positional = ("new_logp", "old_logp", "advantages", "kl")
+    roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",),
+             "strict_comparisons": "beta doubles when the mean KL is > 1.5 * kl_target and halves when it is "
+                                   "< kl_target / 1.5",
+             "card:strict-comparison": "klpen-adaptive-rule"}
     hyper_defaults = {"beta": 1.0, "kl_target": 0.01}
     trainable = ("new_logp", "kl")
     constants = ("old_logp", "advantages")
@@ -95,6 +105,19 @@ class KlPenaltySpec(NamedOutputsSpec):
             ex([[0.02, 0.04, 0.03]], "a single minibatch far above the target", beta=0.5, kl_target=0.01),
             ex([[0.05, 0.06], [0.07, 0.04]], "KL above target with kl_target = 0.03", kl_target=0.03),
             ex([[0.01], [0.011], [0.009]], "every minibatch in the band", beta=3.0),
+            # log-probs near -1000 (exp underflows to 0, the ratio is ordinary), twice
+            Example({**worked, "new_logp": worked["new_logp"] - 1000.0, "old_logp": worked["old_logp"] - 1000.0}, {},
+                    "edge: the worked example's log-probs shifted to near -1000"),
+            Example({"new_logp": f([[-1000.25, -999.5, -1001.0]]), "old_logp": f([[-1000.0, -1000.0, -1000.5]]),
+                     "advantages": f([[1.0, -0.5, 2.0]]), "kl": f([[0.01, 0.02, 0.005]])}, {"beta": 0.5},
+                    "edge: one minibatch of log-probs near -1000"),
+            # the mean KL exactly on each threshold (kl_target = 1.5: the thresholds are 2.25 and 1.0, exact in
+            # floating point, and so is the mean of equal KLs), twice each: both comparisons are strict
+            ex([[2.25, 2.25], [2.25, 2.25]], "mean KL exactly 1.5 * kl_target", kl_target=1.5),
+            ex([[2.25, 2.25, 2.25]], "mean KL exactly 1.5 * kl_target, one minibatch", beta=0.5, kl_target=1.5),
+            ex([[1.0, 1.0], [1.0, 1.0]], "mean KL exactly kl_target / 1.5", kl_target=1.5),
+            ex([[1.0], [1.0], [1.0]], "mean KL exactly kl_target / 1.5, three minibatches", beta=3.0,
+               kl_target=1.5),
         ]
         z = lambda *shape: np.zeros(shape)  # noqa: E731
         bad = [("inputs of different shapes", {"new_logp": z(2, 2), "old_logp": z(2, 2), "advantages": z(2, 3),
@@ -132,7 +155,7 @@ class KlPenaltySpec(NamedOutputsSpec):
             Check("input-contract", "invalid inputs raise ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("losses", "new_beta")),
             Check("surrogate", "without KL each loss is -mean(ratio * A) of its minibatch",
                   "With kl = 0 each minibatch's loss is the negated surrogate -mean(exp(new - old) * A); your "
@@ -145,7 +168,7 @@ class KlPenaltySpec(NamedOutputsSpec):
                   and _mean_side(ex) == "band", fields=("losses",)),
             Check("losses-use-this-beta", "every minibatch's loss uses the beta passed in",
                   "beta is updated after the iteration, so all of this iteration's losses use the beta it was "
-                  "called with ({beta}); on {label} your losses{at} are {got}, expected {expected}.",
+                  "called with ({beta}); on {label}, your losses{at} are {got}, expected {expected}.",
                   applies=lambda ex: valid(ex) and _mean_side(ex) != "band" and ex.arrays["kl"].any(),
                   fields=("losses",)),
             Check("beta-doubles", "beta doubles when the mean KL exceeds 1.5 * target",
@@ -157,9 +180,15 @@ class KlPenaltySpec(NamedOutputsSpec):
             Check("beta-kept-in-band", "beta stays when the mean KL is within [target / 1.5, 1.5 * target]",
                   "The iteration's mean KL is within [kl_target / 1.5, 1.5 * kl_target], so beta must stay; "
                   "expected {expected}, got {got}.",
-                  applies=lambda ex: valid(ex) and _mean_side(ex) == "band", fields=("new_beta",)),
+                  applies=lambda ex: valid(ex) and _mean_side(ex) == "band" and not _on_threshold(ex),
+                  fields=("new_beta",)),
+            Check("thresholds-strict",
+                  "beta stays when the mean KL is exactly on a threshold (both comparisons strict)",
+                  "Beta doubles only when the mean KL is strictly above 1.5 * kl_target and halves only when it is "
+                  "strictly below kl_target / 1.5; on {label}, it is exactly on the threshold, so beta must stay: "
+                  "expected {expected}, got {got}.", applies=_on_threshold, fields=("new_beta",)),
             Check("once-per-iteration", "beta is updated once, from the mean KL of the whole iteration",
-                  "On {label} the minibatches' KLs fall on different sides of the band; beta is updated once, "
+                  "On {label}, the minibatches' KLs fall on different sides of the band; beta is updated once, "
                   "from the mean over the whole iteration: expected new_beta {expected}, got {got}.",
                   applies=lambda ex: valid(ex) and len(_minibatch_sides(ex)) > 1, fields=("new_beta",)),
             Check("defaults", "default beta = 1.0 and kl_target = 0.01",

@@ -88,6 +88,11 @@ class KlRewardSpec(TokenSpec):
     drill_id = "kl_reward"
     function = "kl_shaped_rewards"
     positional = ("log_probs", "ref_log_probs", "scores", "response_mask")
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded log-probs may hold NaN and inf",
+    }
     hyper_defaults = {"kl_coef": 0.1}
     outputs = (("rewards", "bt"),)
 
@@ -168,7 +173,7 @@ class KlRewardSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your rewards are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your rewards are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("rewards",)),
             Check("kl-on-valid-tokens", "every valid token before the last gets -kl_coef * (log_probs - ref)",
                   "Each valid token's reward is the KL penalty -kl_coef * (log_probs - ref_log_probs) (k1, "

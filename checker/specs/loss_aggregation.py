@@ -40,6 +40,7 @@ class LossAggregationSpec(LossSpec):
     drill_id = "loss_aggregation"
     function = "agg_loss"
     positional = ("loss_mat", "loss_mask")
+    roles = {"mask": ("loss_mask",), "nonfinite_padding": "padded losses may hold NaN and inf"}
     hyper_defaults = {"loss_agg_mode": "token-mean", "norm_const": None}
     trainable = ("loss_mat",)
     constants = ()
@@ -141,7 +142,7 @@ class LossAggregationSpec(LossSpec):
             Check("input-contract", "an unknown mode or a non-positive norm_const raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's worked example ({label}) your loss is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your loss is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=loss),
             Check("token-mean", "token-mean: sum over valid tokens / number of valid tokens",
                   "token-mean is the sum of the loss over every valid token of the batch divided by the number of "
@@ -160,8 +161,8 @@ class LossAggregationSpec(LossSpec):
                   "loss_mat.shape[-1] when None) and averages over rows; expected {expected}, got {got}.",
                   applies=lambda ex: _mode_check("seq-mean-token-sum-norm", ex), fields=loss),
             Check("padding-nonfinite", "NaN and inf in padding do not reach the loss",
-                  "Padded slots hold NaN or inf, yet your loss is {detail}: multiplying by the mask "
-                  "is not masking (NaN * 0 is NaN); select with where or boolean indexing.",
+                  "Padded slots hold NaN or inf, yet your loss is {detail}: what the padding holds reached the "
+                  "loss.",
                   applies=lambda ex: ex.invalid is None and not _finite_pads(ex), custom=_finite_loss),
             *relation_check("defaults", "the default mode is token-mean",
                             "Called without loss_agg_mode and norm_const your function must behave as with "

@@ -80,6 +80,13 @@ class MaskedWhitenSpec(TokenSpec):
     drill_id = "masked_whiten"
     function = "masked_whiten"
     positional = ("advantages", "response_mask")
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded advantages may hold NaN and inf",
+        "std_convention": "the population variance (divide by N)",
+        "whitening": True,
+    }
     hyper_defaults = {"shift_mean": True, "eps": 1e-8}
     outputs = (("whitened", "bt"),)
 
@@ -163,7 +170,7 @@ class MaskedWhitenSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your whitened advantages are {got}{at}; they must be {expected}.",
+                  "On the prompt's {label}, your whitened advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("whitened",)),
             Check("zero-mean", "whitened valid tokens have mean 0",
                   "With shift_mean=True the whitened advantages have mean 0 over the valid tokens: {detail}.",

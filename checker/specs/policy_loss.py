@@ -60,6 +60,7 @@ class PolicyLossSpec(LossSpec):
     drill_id = "policy_loss"
     function = "ppo_policy_loss"
     positional = ("new_logp", "old_logp", "advantages")
+    roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",)}
     hyper_defaults = {"clip_eps": 0.2}
     trainable = ("new_logp",)
     constants = ("old_logp", "advantages")
@@ -99,7 +100,7 @@ class PolicyLossSpec(LossSpec):
             ex([0.5, 0.6, 0.7], [-1.0, -0.5, -2.0], "every ratio below the band, A < 0", clip_eps=0.2),
             ex([1.5, 2.0, 0.5], [-1.0, -0.5, 1.0], "outside the band on the side the min keeps", clip_eps=0.2),
             ex([1.5, 0.5, 1.0], [0.0, 0.0, 0.0], "A = 0", clip_eps=0.2),
-            ex(rho, adv, "shared notes probe 3.3 (loss 0.6)", clip_eps=0.2),
+            ex(rho, adv, "the worked example (loss 0.6)", clip_eps=0.2),
             ex([1.15, 0.85, 1.25], [1.0, -1.0, 1.0], "clip_eps = 0.1", clip_eps=0.1),
             ex([1.25, 0.75, 1.35], [1.0, -1.0, 1.0], "clip_eps = 0.3", clip_eps=0.3),
             ex([1.3], [1.0], "T = 1", clip_eps=0.2),

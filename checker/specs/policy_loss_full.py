@@ -90,6 +90,16 @@ class PolicyLossFullSpec(LossSpec):
     drill_id = "policy_loss_full"
     function = "compute_policy_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
+    roles = {
+        "new_logp": ("log_prob",),
+        "old_logp": ("old_log_prob",),
+        "logp_extremes": True,
+        "advantages": ("advantages",),
+        "mask": ("response_mask",),
+        "nonfinite_padding": "padded slots may hold NaN and inf",
+        "strict_comparisons": "clip_frac counts the tokens where clip(r) * A < r * A",
+        "card:strict-comparison": "diag-clip-fraction-definitions",
+    }
     hyper_defaults = {"clip_low": 0.2, "clip_high": 0.2, "dual_clip": None, "loss_agg_mode": "token-mean"}
     trainable = ("log_prob",)
     constants = ("old_log_prob", "advantages")
@@ -159,6 +169,10 @@ class PolicyLossFullSpec(LossSpec):
                       f"edge: rows of 64, 1 and 17 tokens, -inf padding ({m})") for m in MODES],
             Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in two.items()},
                     {"clip_low": 0.1, "clip_high": 0.3}, "edge: float32 inputs"),
+            *[Example({**two, "log_prob": np.where(two["response_mask"], two["log_prob"] - 1000.0, two["log_prob"]),
+                       "old_log_prob": np.where(two["response_mask"], two["old_log_prob"] - 1000.0,
+                                                two["old_log_prob"])}, {"loss_agg_mode": m},
+                      f"edge: rows of 2 and 1 tokens, log-probs near -1000 ({m})") for m in MODES[:2]],
             Example({"log_prob": f([[np.log(2.0)]]), "old_log_prob": f([[0.0]]), "advantages": f([[-1.0]]),
                      "response_mask": right_padded([1], 1)}, {"dual_clip": 1.5}, "edge: one token, ratio 2, A = -1"),
         ]
@@ -233,7 +247,7 @@ class PolicyLossFullSpec(LossSpec):
             Check("input-contract", "an unknown mode or a dual_clip <= 1 raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's worked example ({label}) your {field} is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", *STATS)),
             Check("padding-nonfinite", "NaN, inf or huge values in padding reach neither outputs nor gradient",
                   "Padded slots may hold NaN, inf or huge log-probs, yet {detail}; replace padded entries with torch.where before "

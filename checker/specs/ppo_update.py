@@ -185,6 +185,10 @@ def _edge_cases() -> tuple[Example, ...]:
         out.append(Example({**arrays, "minibatches": arrays["minibatches"][:cut].copy()}, {},
                            f"edge: the same run cut to {cut} epochs, no target_kl",
                            relation=("early-stop", f"upto{cut}")))
+    # target_kl = 0 with one minibatch per epoch: epoch 1 is measured before any update, so its mean KL is
+    # exactly 0, which does not exceed the target (the comparison is strict) and the loop goes on
+    out += [ex(build(rng(s), B=6, epochs=3, n_mb=1), "target_kl = 0: epoch 1's mean KL is exactly 0",
+               target_kl=0.0) for s in (41, 42)]
     out += SPEC.defaults_pair(build(rng(18), B=4, epochs=1, n_mb=2), "a one-epoch run")
     return tuple(out)
 
@@ -193,6 +197,11 @@ class PpoUpdateSpec(NamedOutputsSpec):
     drill_id = "ppo_update"
     function = "ppo_update"
     positional = ("problem", *ARRAYS)
+    roles = {"std_convention": "the unbiased std of the advantages (torch's default, NumPy's ddof=1)",
+             "whitening": True,
+             "strict_comparisons": "a sample is clipped when |ratio - 1| > clip_eps, and the loop stops when an "
+                                   "epoch's mean KL is > target_kl",
+             "card:std-bessel-correction": "loop-advantage-whitening", "card:strict-comparison": "loop-early-stop-when"}
     hyper_defaults = dict(DEFAULTS)
     output_fields = ("theta", "phi", "epochs", "approx_kl", "clip_frac")
     random_examples = 3  # each example is a whole training run; the edge cases carry the properties
@@ -320,16 +329,16 @@ class PpoUpdateSpec(NamedOutputsSpec):
         valid = lambda ex: ex.invalid is None  # noqa: E731
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field}{at} is {got}; it must be {expected}.",
+                  "On the prompt's {label}, your {field}{at} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=self.output_fields),
             Check("whitening", "advantages are whitened over the batch with the unbiased std",
                   "With one minibatch holding the whole batch and no clipping, one SGD step depends on the "
-                  "advantages only through (A - mean(A)) / (std(A, unbiased) + 1e-8); on {label} your theta{at} is "
+                  "advantages only through (A - mean(A)) / (std(A, unbiased) + 1e-8); on {label}, your theta{at} is "
                   "{got}, expected {expected}.",
                   applies=lambda ex: _one_step(ex) and _unclipped(ex), fields=("theta",)),
             Check("grad-clip", "the gradient is clipped to max_grad_norm over all parameters together",
                   "The first gradient's norm (theta and phi together) exceeds max_grad_norm = {max_grad_norm}, so "
-                  "both are scaled by max_grad_norm / norm before the step; on {label} your {field}{at} is {got}, "
+                  "both are scaled by max_grad_norm / norm before the step; on {label}, your {field}{at} is {got}, "
                   "expected {expected}.",
                   applies=lambda ex: _one_step(ex) and not _unclipped(ex) and _prewhitened(ex)
                   and _first_grad_norm(ex) > _hyper(ex)["max_grad_norm"], fields=("theta", "phi")),
@@ -338,20 +347,20 @@ class PpoUpdateSpec(NamedOutputsSpec):
                   custom=self._ratio_moved),
             Check("approx-kl", "each epoch's approx KL is the mean k3 over its minibatches, before each update",
                   "approx KL is k3 = mean((ratio - 1) - log ratio), measured on each minibatch before its update "
-                  "and averaged over the epoch (a fresh average each epoch); on {label} your approx_kl{at} is "
+                  "and averaged over the epoch (a fresh average each epoch); on {label}, your approx_kl{at} is "
                   "{got}, expected {expected}.", applies=_stats_case, fields=("approx_kl",)),
             Check("clip-fraction", "each epoch's clip fraction is the mean of |ratio - 1| > clip_eps",
                   "The clip fraction counts the samples with |ratio - 1| > clip_eps (CleanRL, SB3), measured before "
-                  "each update and averaged over the epoch; on {label} your clip_frac{at} is {got}, expected "
+                  "each update and averaged over the epoch; on {label}, your clip_frac{at} is {got}, expected "
                   "{expected}.", applies=_stats_case, fields=("clip_frac",)),
             Check("policy-update", "theta after epochs of minibatches in the given order",
                   "Without clipping or early stop, theta after the loop depends on the ratios against the frozen "
                   "old log-probs, the advantages whitened once before the loop and the minibatches in the order "
-                  "given; on {label} your theta{at} is {got}, expected {expected}.",
+                  "given; on {label}, your theta{at} is {got}, expected {expected}.",
                   applies=_minibatch_case, fields=("theta",)),
             Check("value-update", "phi after epochs of minibatches, value clipping around the frozen old values",
                   "Without clipping or early stop, phi after the loop depends on the value clipping around the "
-                  "values frozen before the loop and on the minibatches in the order given; on {label} your "
+                  "values frozen before the loop and on the minibatches in the order given; on {label}, your "
                   "phi{at} is {got}, expected {expected}.", applies=_minibatch_case, fields=("phi",)),
             Check("early-stop", "stops after the first epoch whose mean approx KL exceeds target_kl",
                   "{detail}.", relation="early-stop", compare=_early_stop_compare),
@@ -368,7 +377,7 @@ class PpoUpdateSpec(NamedOutputsSpec):
     @staticmethod
     def _ratio_moved(ex: Example, got: dict) -> str | None:
         own = int(got["epochs"])
-        kl, cf = got["approx_kl"][:own], got["clip_frac"][:own]
+        kl, cf = got["own_kl"][:own], got["own_clip_frac"][:own]  # what the answer itself recorded
         moved = float(np.abs(got["theta"] - ex.arrays["theta"]).max()) > 1e-9
         if own and moved and np.all(kl == 0.0) and np.all(cf == 0.0):
             return ("theta moved during the update, yet every epoch's approx KL and clip fraction is exactly 0: "

@@ -232,6 +232,5 @@ class TokenSpec(DrillSpec):
         names = names or tuple(n for n, k in self.outputs if k == "bt")
         return Check("padding-zero", "padded positions are exactly 0",
                      "Padded positions (response_mask False) must hold exactly 0 in every per-token output, "
-                     "whatever the inputs hold there: {detail}. Select with torch.where(mask, x, 0) (np.where in "
-                     "NumPy) rather than multiplying by the mask, since NaN * 0 is NaN.",
+                     "whatever the inputs hold there: {detail}.",
                      custom=padding_zero(names, self.valid), frameworks=("numpy", "torch"))

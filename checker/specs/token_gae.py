@@ -78,6 +78,13 @@ class TokenGaeSpec(TokenSpec):
     drill_id = "token_gae"
     function = "token_gae"
     positional = ("rewards", "values", "response_mask")
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded rewards and values may hold NaN and inf",
+        "lam": ("lam",),
+        "returns_output": ("1",),
+    }
     hyper_defaults = {"gamma": 1.0, "lam": 0.95}
     outputs = (("advantages", "bt"), ("returns", "bt"))
 
@@ -177,7 +184,7 @@ class TokenGaeSpec(TokenSpec):
     def checks(self) -> list[Check]:
         return [
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("advantages", "returns")),
             Check("returns-definition", "returns = advantages + values on valid tokens",
                   "The value targets must be returns = advantages + values on every valid token: {detail}.",

@@ -56,6 +56,11 @@ class TokenKlSpec(TokenSpec):
     drill_id = "token_kl"
     function = "token_kl"
     positional = ("log_probs", "ref_log_probs", "response_mask")
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "padded log-probs may hold NaN and inf",
+    }
     hyper_defaults = {"estimator": "k3"}
     outputs = (("kl", "bt"), ("kl_mean", "scalar"))
 
@@ -146,7 +151,7 @@ class TokenKlSpec(TokenSpec):
             Check("input-contract", "an unknown estimator raises ValueError",
                   "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
             Check("worked-example", "reproduces the prompt's worked example",
-                  "On the prompt's {label} your {field} is {got}{at}; it must be {expected}.",
+                  "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("kl", "kl_mean")),
             Check("k1", "k1 = log_probs - ref_log_probs per valid token",
                   "With estimator='k1' each valid token's kl must be log_probs - ref_log_probs (the log-ratio "

@@ -90,6 +90,12 @@ class TokenLogprobsSpec(TokenSpec):
     drill_id = "token_logprobs"
     function = "token_logprobs"
     positional = ("logits", "input_ids", "response_mask")
+    roles = {
+        "mask": ("response_mask",),
+        "padded_outputs": True,
+        "nonfinite_padding": "unused logits may hold NaN and inf",
+        "probability_underflow": True,
+    }
     hyper_defaults: dict = {}
     outputs = (("log_probs", "bt"), ("entropy", "bt"))
     # The actor's loss back-propagates through these log-probs: the sum of log_probs must have the
@@ -105,6 +111,36 @@ class TokenLogprobsSpec(TokenSpec):
 
     def valid(self, ex: Example) -> np.ndarray:
         return _valid(ex)
+
+    def valid_input_mask(self, arrays: dict, name: str) -> np.ndarray:
+        """The logits that score a response token (position t scores the token at t + 1)."""
+        if name == "logits":
+            return ~_unused_logits(arrays["input_ids"], arrays["response_mask"])
+        return arrays[self.mask_name]
+
+    def underflow(self, ex: Example, framework: str) -> dict:
+        """Where a log taken of softmax probabilities loses the value: a log-prob below -10 (an epsilon or a
+        clip floors it), its position's gradient, and the entropy of positions where some probability is
+        below e^-80 (0 * log 0 is NaN once it underflows in float32)."""
+        if ex.invalid is not None:
+            return {}
+        lg = np.nan_to_num(ex.arrays["logits"].astype(np.float64)[:, :-1], nan=0.0, posinf=0.0, neginf=0.0)
+        z = lg - lg.max(-1, keepdims=True)
+        logp_all = z - np.log(np.exp(z).sum(-1, keepdims=True))
+        picked = np.take_along_axis(logp_all, ex.arrays["input_ids"][:, 1:, None], -1)[..., 0]
+        valid = _valid(ex)
+        low = valid & (picked < -10.0)
+        tiny = valid & (logp_all.min(-1) < -80.0)
+        out = {}
+        if low.any():
+            out.update({"log_probs": low, LP: low})
+        if tiny.any():
+            out.update({"entropy": tiny, ENT: tiny})
+        if (low | tiny).any():  # the log of every probability is in the graph: 0 / 0 where one underflows
+            g = np.zeros(ex.arrays["logits"].shape, dtype=bool)
+            g[:, :-1] = (low | tiny)[..., None]
+            out["grad:logits"] = g
+        return out
 
     @staticmethod
     def make(logits, ids, mask, label: str, dtype=np.float64, garbage: str | None = None) -> Example:
@@ -233,8 +269,7 @@ class TokenLogprobsSpec(TokenSpec):
                   applies=_normal, fields=(ENT,)),
             Check("shift-invariance", "adding a constant to a position's logits changes nothing",
                   "softmax(x + c) = softmax(x): log-probs and entropy must not change when every logit of a "
-                  "position moves by the same constant: {detail}. Subtract the maximum (log_softmax, logsumexp) "
-                  "instead of exponentiating raw logits.", applies=lambda ex: ex.label in SHIFTS,
+                  "position moves by the same constant: {detail}.", applies=lambda ex: ex.label in SHIFTS,
                   custom=_shift_invariant),
             Check("log-prob-range", "every valid log-prob is finite and <= 0",
                   "A log-probability is finite and at most 0 on every valid token: {detail}.",
@@ -245,9 +280,9 @@ class TokenLogprobsSpec(TokenSpec):
             self.padding_check(),
             self.padding_relation_check((LP, ENT), "valid log-probs and entropies"),
             Check("large-logits", "stable for large logits and float32 inputs (log_softmax, not log(softmax))",
-                  "On {label} your {field} is {got}{at}, expected {expected}: softmax underflows to 0 for a "
-                  "token far below the best one, so log(softmax(x)) gives -inf; use log_softmax (or x - "
-                  "logsumexp(x)).", applies=lambda ex: ex.label in ("edge: large logits", "edge: float32 logits"),
+                  "On {label} your {field} is {got}{at}, expected {expected}: a token far below the best one has "
+                  "a probability that underflows to 0, yet its log-probability is an ordinary finite number.",
+                  applies=lambda ex: ex.label in ("edge: large logits", "edge: float32 logits"),
                   fields=(LP, ENT)),
             Check("large-vocabulary", "gathers along the vocabulary dimension of a 32000-token vocabulary",
                   "With V = 32000 your {field} differs{at}: expected {expected}, got {got}.",

@@ -69,6 +69,8 @@ class TotalLossSpec(LossSpec):
     drill_id = "total_loss"
     function = "ppo_total_loss"
     positional = ("new_logp", "old_logp", "advantages", "values", "old_values", "returns", "entropy")
+    roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",),
+             "old_values": ("old_values",), "returns": ("returns",)}
     hyper_defaults = {"clip_eps": 0.2, "vf_coef": 0.5, "ent_coef": 0.01}
     trainable = ("new_logp", "values", "entropy")
     constants = ("old_logp", "advantages", "old_values", "returns")

@@ -64,6 +64,7 @@ class TrajectoryIsSpec(NamedOutputsSpec):
     drill_id = "trajectory_is"
     function = "trajectory_is"
     positional = ("logp", "old_logp", "mask", "returns")
+    roles = {"new_logp": ("logp",), "old_logp": ("old_logp",)}
     hyper_defaults = {}
     trainable = ()
     constants = ()
@@ -109,15 +110,14 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                [[True, False, False], [True, True, False]], [1.0, 3.0], "padding far from the policy tokens"),
             ex([[0.0, 0.0], [-0.5, 0.0]], [[0.0, 0.0], [0.0, 0.0]], [[False, False], [True, False]], [1.0, 2.0],
                "a trajectory with no policy token (log w = 0)"),
-            # "whatever it holds": a pad token's log-prob is often -inf, and NaN * 0 is NaN
-            ex([[-0.5, float("nan"), float("-inf")], [-1.0, -1.0, float("inf")]],
-               [[-1.0, -3.0, float("nan")], [-0.5, -2.0, float("-inf")]],
-               [[True, False, False], [True, True, False]], [1.0, 3.0], "NaN, inf and -inf in the padding"),
-            ex([[-2.0, -0.5, float("-inf"), float("-inf")], [-0.2, float("inf"), float("nan"), 0.0],
-                [-1.0, -1.0, -1.0, float("nan")]],
-               [[-1.5, -1.0, -2.0, float("-inf")], [-0.4, -1.0, 0.0, float("nan")], [-1.2, -0.9, -1.1, -1.0]],
+            # "whatever finite value it holds": padding far outside any log-prob's range (a mask multiplied in
+            # is right here, since every padded value is finite and so is its product with 0)
+            ex([[-0.5, 1e30, -1e30], [-1.0, -1.0, 3e29]], [[-1.0, -3.0, 1e30], [-0.5, -2.0, -5e29]],
+               [[True, False, False], [True, True, False]], [1.0, 3.0], "huge finite values in the padding"),
+            ex([[-2.0, -0.5, -1e20, -1e20], [-0.2, 1e25, -7e24, 0.0], [-1.0, -1.0, -1.0, 4e30]],
+               [[-1.5, -1.0, -2.0, 1e20], [-0.4, -1.0, 0.0, -2e30], [-1.2, -0.9, -1.1, -1.0]],
                [[True, True, False, False], [True, False, False, False], [True, True, True, False]],
-               [2.0, -1.0, 0.5], "-inf pad log-probs and NaN in the padding of three rows"),
+               [2.0, -1.0, 0.5], "huge finite values in the padding of three rows"),
         ]
         # relations on the answer itself: what padding holds, and log-weights all shifted by one constant
         pad_lp, pad_old = [[-0.5, 4.0, 4.0], [-1.0, -1.0, 9.0]], [[-1.0, -3.0, -3.0], [-0.5, -2.0, -8.0]]
@@ -194,8 +194,8 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                   relation="padding", compare=relation_compare("changed", "as-given", "with other values in the padding",
                                                                "with the padding as given")),
             Check("long-trajectories", "log w stays exact on long trajectories",
-                  "On {label} each trajectory's probability is about e^-800, which is 0 in float64: sum the "
-                  "log-ratios instead of multiplying probabilities. Your log_w{at} is {got}, expected {expected}.",
+                  "On {label}, where a trajectory's probability is about e^-800 (0 in float64), your log_w{at} is "
+                  "{got}; it must be {expected}.",
                   applies=_long, fields=("log_w",)),
             Check("ess-range", "the ESS lies between 1 and N",
                   "(sum w)^2 / sum w^2 is at least 1 and at most N: {detail}.",
@@ -211,8 +211,8 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                       "base", ("ess",), "with log w = 0.5, -0.3, 1.0",
                       lambda role: f"with every log w shifted by {'+' if role == 'up' else '-'}700")),
             Check("ess", "the ESS is (sum w)^2 / sum w^2",
-                  "The effective sample size is (sum w)^2 / sum w^2 (Kong's ESS), an absolute count, not a "
-                  "fraction of N; expected {expected}, got {got}.",
+                  "The effective sample size is (sum w)^2 / sum w^2 (Kish's ESS), a count between 1 and N; "
+                  "expected {expected}, got {got}.",
                   applies=ordinary, fields=("ess",)),
             Check("is-estimate", "the plain IS estimate is mean(w * G)",
                   "The ordinary importance-sampling estimate of the return is (1 / N) sum w_n G_n; expected "

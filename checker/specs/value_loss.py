@@ -60,6 +60,7 @@ class ValueLossSpec(LossSpec):
     drill_id = "value_loss"
     function = "ppo_value_loss"
     positional = ("values", "old_values", "returns")
+    roles = {"old_values": ("old_values",), "returns": ("returns",)}
     hyper_defaults = {"clip_eps": 0.2}
     trainable = ("values",)
     constants = ("old_values", "returns")
@@ -89,7 +90,7 @@ class ValueLossSpec(LossSpec):
             return Example(arrays, hyper, f"edge: {label}")
 
         return [
-            ex([1.0, 1.0], [0.0, 0.0], [2.0, 0.5], "shared notes probe 3.4 (loss 0.8725)", clip_eps=0.2),
+            ex([1.0, 1.0], [0.0, 0.0], [2.0, 0.5], "the worked example (loss 0.8725)", clip_eps=0.2),
             ex([0.1, -0.1, 0.15], [0.0, 0.0, 0.0], [1.0, -1.0, 0.5], "every move inside the band", clip_eps=0.2),
             ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, -2.0, 1.5], "moved past the band towards the return",
                clip_eps=0.2),

@@ -177,21 +177,23 @@ class StatsScreen(Screen):
             return
         when = "on the interview day" if plan["mode"] in ("countdown", "interview-day") else "now"
         self.query_one("#readiness-help", Static).update(
-            f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall.")
+            f"Predicted recall {when} (FSRS), weakest first: {100 * plan['readiness']['overall']:.0f}% overall. "
+            "A drill is mastered once passed again on a later day in another form.")
         rows = []
         for t in plan["readiness"]["topics"]:
             rows.append((f"{100 * t['readiness']:.0f}%", t["title"], f"{t['cards_seen']}/{t['cards']}",
-                         f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-", ", ".join(t["weakest"]),
-                         t["readiness"], t["topic"]))
-        headers = ("ready", "topic", "cards", "drills", "weakest")
+                         f"{t['drills_tried']}/{t['drills']}" if t["drills"] else "-",
+                         f"{t.get('drills_mastered', 0)}/{t['drills']}" if t["drills"] else "-",
+                         ", ".join(t["weakest"]), t["readiness"], t["topic"]))
+        headers = ("ready", "topic", "cards", "drills", "mastered", "weakest")
         natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-        widths = fit_columns(self.size.width, natural, flexible={1, 4}, minimum=12)
+        widths = fit_columns(self.size.width, natural, flexible={1, 5}, minimum=12)
         for header, width in zip(headers, widths):
             table.add_column(header, width=width)
-        for ready, title, cards, drills, weakest, value, topic in rows:
+        for ready, title, cards, drills, mastered, weakest, value, topic in rows:
             style = "red" if value < 0.5 else "yellow" if value < 0.9 else "green"
-            table.add_row(Text(ready, style=style), clip(title, widths[1]), cards, drills,
-                          clip(weakest, widths[4]), key=topic)
+            table.add_row(Text(ready, style=style), clip(title, widths[1]), cards, drills, mastered,
+                          clip(weakest, widths[5]), key=topic)
 
     def on_resize(self) -> None:
         """The tables are fitted to the screen's width: fill them again for a new one."""

@@ -65,6 +65,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         super().__init__()
         self.drill = drill
         self.preview = preview  # practising ahead: a check changes no schedule
+        # practising ahead writes from a fresh starter in its own folder, never over the saved answer
+        self._root = drafts.practice_root() if preview else None
         self.framework = framework if framework in drill.frameworks else drill.frameworks[0]
         self.hint_level = 0
         self.checks_run = 0
@@ -86,8 +88,8 @@ class WorkspaceScreen(CheckRunner, Screen):
             yield Static(title, id="ws-title")
             yield Static(id="ws-framework")
             # kept by reference, like the editor, so its time can be saved while the screen unmounts
-            self._countdown = Countdown(d.target_minutes * 60, self.app.clock, already_s=drafts.load_clock(d.id),
-                                        key="^b", id="ws-clock")
+            self._countdown = Countdown(d.target_minutes * 60, self.app.clock,
+                                        already_s=drafts.load_clock(d.id, self._root), key="^b", id="ws-clock")
             yield self._countdown
         with Horizontal(id="ws-main"):
             with TabbedContent(id="ws-side", initial="tab-prompt"):
@@ -113,7 +115,8 @@ class WorkspaceScreen(CheckRunner, Screen):
     def _hints_text(self) -> str:
         hints = self.drill.hints
         if self.hint_level == 0:
-            return f"{len(hints)} hints, from a nudge to nearly the answer. Press **ctrl+t** for the first."
+            return (f"{len(hints)} hints: a question, then the concept, then the answer (the last one says so). "
+                    "Press **ctrl+t** for the first.")
         shown = [f"### Hint {i + 1} of {len(hints)}\n\n{h.strip()}" for i, h in enumerate(hints[:self.hint_level])]
         if self.hint_level < len(hints):
             shown.append("*ctrl+t shows the next hint.*")
@@ -139,11 +142,11 @@ class WorkspaceScreen(CheckRunner, Screen):
         """Open the saved answer for `framework`, else its starter."""
         self.framework = framework
         try:
-            text = drafts.load_draft(self.drill.id, framework)
+            text = drafts.load_draft(self.drill.id, framework, self._root)
         except OSError as exc:
             text = None
             try:
-                kept = drafts.set_aside(self.drill.id, framework)
+                kept = drafts.set_aside(self.drill.id, framework, self._root)
             except OSError as move_exc:
                 self._save_blocked = f"{exc}; {move_exc}"
                 kept = "in place (answers will not be saved until it is moved)"
@@ -180,7 +183,7 @@ class WorkspaceScreen(CheckRunner, Screen):
         if text == self._baseline or self._save_blocked:
             return
         try:
-            drafts.save_draft(self.drill.id, self.framework, text)
+            drafts.save_draft(self.drill.id, self.framework, text, self._root)
             self._baseline = text
         except OSError as exc:
             self.notify(f"Could not save your answer: {exc}", severity="error", timeout=20)
@@ -188,7 +191,7 @@ class WorkspaceScreen(CheckRunner, Screen):
     def save_clock(self) -> None:
         """Remember the attempt's time so the clock carries on when the drill is reopened."""
         try:
-            drafts.save_clock(self.drill.id, self._countdown.elapsed())
+            drafts.save_clock(self.drill.id, self._countdown.elapsed(), self._root)
         except Exception:  # noqa: BLE001 - losing the clock must never lose the answer or block leaving
             pass
 
@@ -220,6 +223,8 @@ class WorkspaceScreen(CheckRunner, Screen):
         if report.passed:  # this attempt is over; the next one gets the full target time
             self._countdown.restart()
             self.save_clock()
+            if self.preview:  # a passed practice is done: the next practice starts from the starter
+                drafts.delete_draft(self.drill.id, self.framework, self._root)
         try:
             outcome = self.app.session.record_check(
                 report, self.drill, context["framework"], started_at=context["started_at"],
@@ -356,7 +361,7 @@ class WorkspaceScreen(CheckRunner, Screen):
             return
         self._baseline = None
         self.save_now()
-        path = drafts.draft_path(self.drill.id, self.framework)
+        path = drafts.draft_path(self.drill.id, self.framework, self._root)
         failure: str | None = None
         try:
             with self.app.suspend():
@@ -372,7 +377,7 @@ class WorkspaceScreen(CheckRunner, Screen):
             return
         if failure:
             self.notify(failure, title="Editor", severity="warning", timeout=15)
-        text = drafts.load_draft(self.drill.id, self.framework)
+        text = drafts.load_draft(self.drill.id, self.framework, self._root)
         if text is not None and text != self.editor.text:
             self._baseline = text
             self.editor.load_text(text)

@@ -82,7 +82,9 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
             parts.append(_counterexample_table(report))
         return Group(*parts)
     if report.diagnoses:
-        head = "Named mistake" if len(report.diagnoses) == 1 else "Named mistakes (any of these explains it)"
+        groups = {d.alternative_to or d.id for d in report.diagnoses}  # alternatives: one behaviour, two names
+        head = "Named mistake" if len(report.diagnoses) == 1 else (
+            "Named mistake (these behave identically here)" if len(groups) == 1 else "Named mistakes")
         parts.append(Text(head, style="bold yellow"))
         for d in report.diagnoses:
             parts.append(_marked("•", "yellow", Text.assemble((d.title, "bold"), (f"  [{d.id}]", "dim"))))
@@ -93,6 +95,10 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
         parts.append(Text(""))
     if report.tests:
         parts.append(Text(tests_summary(report.tests), style="bold"))
+        parts.append(Text(""))
+    elif report.given_code:
+        parts.append(Text("This is the code as given: the checks below fail where its bug shows. Find the "
+                          "bug; the counterexample shows what differs.", style="italic"))
         parts.append(Text(""))
     elif not report.diagnoses and not report.passed and not report.error:
         parts.append(Text("No catalogued mistake matches this behaviour; compare your output "

@@ -1,5 +1,4 @@
-# expect: kl-wrong-estimator
-# expect-unnamed: gradient reaches log_probs_old
+# expect: kl-wrong-estimator grad-into-old-logp
 # framework: torch
 # style: boolean indexing, per-row list then stack; k1 KL, and the old log-probs not detached in the ratio
 import math

@@ -1,5 +1,4 @@
-# expect:
-# expect-unnamed: reward_accuracy counts ties as wins (>=)
+# expect: strict-comparison
 # framework: torch
 import torch
 import torch.nn.functional as F

@@ -1,5 +1,4 @@
-# expect:
-# expect-unnamed: unbiased variance in the numerator, population variance in the denominator (factors do not cancel)
+# expect: std-bessel-correction
 # framework: torch
 import torch
 

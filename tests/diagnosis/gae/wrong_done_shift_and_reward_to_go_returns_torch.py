@@ -1,5 +1,4 @@
-# expect: gae-done-shift
-# expect-unnamed: returns are discounted rewards-to-go instead of advantages + values
+# expect: gae-done-shift mc-return-for-lambda-return
 # framework: torch
 # style: CleanRL-style next-step done flag, and Monte-Carlo returns for the critic
 import torch

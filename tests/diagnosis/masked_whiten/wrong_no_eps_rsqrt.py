@@ -1,5 +1,4 @@
-# expect: whiten-no-eps
-# expect-unnamed: padded positions are NaN (not 0) on a batch of equal advantages
+# expect: whiten-no-eps whiten-padding-nonzero
 # style: rsqrt(var), eps unused
 import torch
 

@@ -1,5 +1,4 @@
-# expect:
-# expect-unnamed: clip_frac counts clipped <= unclipped (ties included), so every token inside the band counts
+# expect: strict-comparison
 # framework: torch
 import torch
 

@@ -1,5 +1,4 @@
-# expect:
-# expect-unnamed: returns are the discounted rewards-to-go (Monte-Carlo), not advantages + values; advantages right
+# expect: mc-return-for-lambda-return
 # framework: torch
 import torch
 

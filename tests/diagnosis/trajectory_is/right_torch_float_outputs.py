@@ -1,6 +1,4 @@
-# expect: is-padding-included
-# (was expected right: where(mask, logp, old_logp) - old_logp is NaN where the padded old_logp is NaN or
-# inf, and the prompt says padding counts nowhere whatever it holds)
+# expect: right
 # framework: torch
 # style: python floats for the scalar statistics, log-space throughout
 import torch

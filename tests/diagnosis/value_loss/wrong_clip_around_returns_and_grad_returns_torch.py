@@ -1,5 +1,4 @@
-# expect: value-clip-around-returns
-# expect-unnamed: gradient reaches returns
+# expect: value-clip-around-returns grad-into-returns
 # framework: torch
 # style: band around the returns, returns kept in the graph (old_values unused)
 import torch

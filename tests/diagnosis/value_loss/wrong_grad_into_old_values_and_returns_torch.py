@@ -1,5 +1,4 @@
-# expect: grad-into-old-values
-# expect-unnamed: gradient also reaches returns
+# expect: grad-into-old-values grad-into-returns
 # framework: torch
 # style: nothing detached: both old_values and returns stay in the graph
 import torch

@@ -1,5 +1,4 @@
-# expect: value-min-instead-of-max
-# expect-unnamed: gradient reaches returns
+# expect: value-min-instead-of-max grad-into-returns
 # framework: torch
 # style: the example: min instead of max, and returns not detached
 import torch

@@ -1,6 +1,6 @@
-# expect: is-padding-included
+# expect: right
 # framework: torch
-# style: mask multiplied into the log-ratios (NaN * 0 stays NaN)
+# style: mask multiplied into the log-ratios (the padding is finite, so x * 0 is 0)
 import torch
 
 

@@ -15,12 +15,11 @@ def trajectory_is(logp, old_logp, mask, returns):
         raise ValueError("returns must have one entry per trajectory")
 
     # Sum log-ratios over the policy's tokens only; a product of probabilities underflows.
-    # masked by multiplying: finite padding gives 0, NaN or inf padding stays NaN (NaN * 0 is NaN)
-    log_ratio = (logp - old_logp) * mask
+    log_ratio = torch.where(mask, logp - old_logp, torch.zeros_like(logp))
     log_w = log_ratio.sum(dim=1)
     # ESS = (sum w)^2 / sum w^2, in log space so that log w = +-700 neither overflows nor underflows.
     ess = torch.exp(2.0 * torch.logsumexp(log_w, 0) - torch.logsumexp(2.0 * log_w, 0))
     is_estimate = torch.mean(torch.exp(log_w) * returns)
-    normalised = torch.softmax(log_w, dim=0)
+    normalised = torch.exp(log_w) / log_w.shape[0]
     snis_estimate = torch.sum(normalised * returns)
     return log_w, ess, is_estimate, snis_estimate

@@ -24,12 +24,11 @@ def trajectory_is(logp, old_logp, mask, returns):
         raise ValueError("returns must have one entry per trajectory")
 
     # Sum log-ratios over the policy's tokens only; a product of probabilities underflows.
-    # masked by multiplying: finite padding gives 0, NaN or inf padding stays NaN (NaN * 0 is NaN)
-    log_ratio = (logp - old_logp) * mask
+    log_ratio = np.where(mask, logp - old_logp, 0.0)
     log_w = log_ratio.sum(axis=1)
     # ESS = (sum w)^2 / sum w^2, in log space so that log w = +-700 neither overflows nor underflows.
     ess = np.exp(2.0 * _logsumexp(log_w) - _logsumexp(2.0 * log_w))
     is_estimate = np.mean(np.exp(log_w) * returns)
-    normalised = np.exp(log_w - _logsumexp(log_w))
+    normalised = np.exp(log_w) / log_w.shape[0]
     snis_estimate = np.sum(normalised * returns)
     return log_w, float(ess), float(is_estimate), float(snis_estimate)

@@ -1,0 +1,45 @@
+# expect: kl-wrong-estimator
+# framework: torch
+# style: approx_kl as the mean log-ratio old - new (verl's ppo_kl)
+import math
+
+import torch
+
+
+def _check_inputs(lp, old, adv, mask, clip_range, reduction):
+    if not (lp.shape == old.shape == adv.shape):
+        raise ValueError("shapes differ")
+    if lp.dim() != 2 or lp.numel() == 0:
+        raise ValueError("need non-empty 2-D tensors")
+    for t in (lp, old, adv):
+        if not torch.isfinite(t).all():
+            raise ValueError("NaN or inf in the inputs")
+    if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool or mask.shape != lp.shape:
+        raise ValueError("response_mask must be bool, shaped like the inputs")
+    if not mask.any(dim=-1).all():
+        raise ValueError("a row has no valid token")
+    if not math.isfinite(clip_range) or clip_range < 0:
+        raise ValueError("clip_range must be finite and >= 0")
+    if reduction not in ("token_mean", "sequence_mean"):
+        raise ValueError("unknown reduction")
+
+
+def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=None, clip_range=0.2,
+                       reduction="token_mean"):
+    if response_mask is None:
+        response_mask = torch.ones_like(log_probs_new, dtype=torch.bool)
+    _check_inputs(log_probs_new, log_probs_old, advantages, response_mask, clip_range, reduction)
+    mask = response_mask
+
+    lr = torch.where(mask, log_probs_new - log_probs_old.detach(), torch.zeros_like(log_probs_new))
+    ratio = lr.exp()
+    a = advantages.detach()
+    obj = torch.min(ratio * a, ratio.clamp(1 - clip_range, 1 + clip_range) * a)
+    if reduction == "token_mean":
+        loss = -obj[mask].mean()
+    else:
+        loss = -(torch.where(mask, obj, torch.zeros_like(obj)).sum(-1) / mask.sum(-1)).mean()
+    with torch.no_grad():
+        approx_kl = (-lr)[mask].mean().item()
+        clip_fraction = ((ratio - 1).abs() > clip_range)[mask].float().mean().item()
+    return loss, {"approx_kl": approx_kl, "clip_fraction": clip_fraction, "valid_tokens": int(mask.sum())}

@@ -1,0 +1,12 @@
+# expect: right
+# framework: numpy
+# style: np.logaddexp
+import numpy as np
+
+
+def bradley_terry_loss(r_chosen, r_rejected, margin=0.0):
+    r_chosen = np.asarray(r_chosen, dtype=np.float64)
+    r_rejected = np.asarray(r_rejected, dtype=np.float64)
+    if r_chosen.shape != r_rejected.shape or r_chosen.ndim != 1 or r_chosen.size == 0:
+        raise ValueError("need two 1-D arrays of one shape")
+    return float(np.mean(np.logaddexp(0.0, -(r_chosen - r_rejected - margin))))

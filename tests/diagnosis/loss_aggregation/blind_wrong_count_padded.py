@@ -1,0 +1,21 @@
+# expect: agg-padding-in-count
+# framework: numpy
+# style: token counts from the padded length
+import numpy as np
+
+
+def agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None):
+    if loss_agg_mode not in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"):
+        raise ValueError(f"unknown loss_agg_mode {loss_agg_mode}")
+    if norm_const is not None and not norm_const > 0:
+        raise ValueError("norm_const must be positive")
+    x = np.where(loss_mask, loss_mat, 0.0)
+    B, T = x.shape
+    if loss_agg_mode == "token-mean":
+        return float(x.sum() / (B * T))
+    seq = x.sum(-1)
+    if loss_agg_mode == "seq-mean-token-mean":
+        return float((seq / T).mean())
+    if loss_agg_mode == "seq-mean-token-sum":
+        return float(seq.mean())
+    return float((seq / (T if norm_const is None else norm_const)).mean())

@@ -1,0 +1,14 @@
+# expect: right
+# framework: numpy
+# style: padding turned into NaN, then nanmean / nanvar
+import numpy as np
+
+
+def masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8):
+    a = np.where(response_mask, advantages, np.nan)
+    mean = np.nanmean(a)
+    var = np.nanvar(a)
+    out = (a - mean) / np.sqrt(var + eps)
+    if not shift_mean:
+        out = out + mean
+    return np.where(response_mask, out, 0.0).astype(advantages.dtype)
