@@ -49,5 +49,5 @@ def dapo_loss(log_prob, old_log_prob, scores, response_mask, truncated, group_si
     # Token-level: one mean over every token of the batch that enters the loss.
     rows = loss_mask.sum(axis=-1)
     per_row = np.where(loss_mask, per_token, 0.0).sum(axis=-1) / np.maximum(rows, 1)
-    loss = per_row[rows > 0].mean()
+    loss = per_row.sum() / max((rows > 0).sum(), 1)
     return float(loss), advantages.astype(scores.dtype), loss_mask

@@ -51,5 +51,5 @@ def dapo_loss(log_prob, old_log_prob, scores, response_mask, truncated, group_si
     # Token-level: one mean over every token of the batch that enters the loss.
     rows = loss_mask.sum(dim=-1)
     per_row = torch.where(loss_mask, per_token, zero).sum(dim=-1) / rows.clamp(min=1)
-    loss = per_row[rows > 0].mean()
+    loss = per_row.sum() / (rows > 0).sum().clamp(min=1)
     return loss, advantages, loss_mask
