@@ -281,7 +281,10 @@ def cmd_drills(args: argparse.Namespace) -> int:
 
 
 def default_path(drill, framework: str) -> Path:
-    """Where `start` writes a drill's starter without a PATH: ./<drill>_<framework>.py."""
+    """Where `start` writes a drill's starter without a PATH: ./<drill>_<framework>.py (a read-the-run
+    drill's answer sheet: ./<drill>.txt)."""
+    if drill.is_run:
+        return Path(f"{drill.id.replace('-', '_')}.txt")
     return Path(f"{drill.id.replace('-', '_')}_{framework}.py")
 
 

@@ -58,6 +58,10 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     t0 = time.perf_counter()
     drill_id, framework = detect(source, drill, framework)
     d = get_drill(drill_id)
+    if d.is_run:  # an answer sheet, read as text: nothing of it runs
+        from checker.runs.grade import grade as grade_sheet
+
+        return grade_sheet(source, d)
     run = runner or _runner()
     if runner is None:
         from checker.sandbox import prepare_parent
