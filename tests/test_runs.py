@@ -164,3 +164,21 @@ def test_the_sheet_shows_every_statistic_the_issue_names():
     for name in ("approx_kl", "clip_frac", "entropy", "expl_var", "v_loss"):
         assert name in text
     assert all(math.isfinite(ep["approx_kl"]) for _, ep in _epochs(get_drill("run-clip-band").run_log))
+
+
+def test_the_mock_draws_them_and_the_plan_counts_them():
+    from datetime import datetime, timezone
+
+    from cards.decks.loader import load_decks
+    from cards.plan.interview import readiness
+    from cards.plan.mock_plan import plan_mock
+    from cards.progress.store import open_store
+
+    drawn = {item.ref for seed in range(60) for item in plan_mock(seed, 45).items}
+    assert {d.id for d in RUNS} <= drawn, "every read-the-run drill is drawn by some mock"
+    item = next(i for seed in range(60) for i in plan_mock(seed, 45).items if i.ref in {d.id for d in RUNS})
+    assert item.framework == "run"
+    drills = load_drills()
+    with open_store() as store:
+        rows = readiness(store, load_decks(), drills, datetime(2026, 12, 20, 12, tzinfo=timezone.utc))
+    assert sum(r.drills for r in rows) == len(drills), "readiness counts every drill, the runs included"
