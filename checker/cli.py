@@ -302,7 +302,13 @@ def cmd_start(args: argparse.Namespace) -> int:
     if not args.no_prompt:
         head += prompt_as_comments(drill, args.lang)
     try:
-        path.write_text(head + drill.starter(framework), encoding="utf-8")
+        if drill.is_run:  # the answer sheet, its log and causes in the prompt's language
+            from drills.runlog import answer_sheet
+
+            body = answer_sheet(drill, lang=args.lang)
+        else:
+            body = drill.starter(framework)
+        path.write_text(head + body, encoding="utf-8")
     except OSError as exc:
         return _fail(f"cannot write {path}: {exc.strerror or exc}")
     for hook in START_HOOKS:

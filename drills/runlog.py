@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 SPARK = "▁▂▃▄▅▆▇█"
 LETTERS = "ABCDEF"
@@ -119,11 +120,23 @@ def _num(fmt: str, value) -> str:
     return fmt.format(value)
 
 
+def _cells(ch: str) -> int:
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
 def _wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap (a Chinese text, without spaces, is cut every `width // 2` characters)."""
-    if " " not in text.strip():
-        step = max(10, width // 2)
-        return [text[i:i + step] for i in range(0, len(text), step)]
+    """Greedy word wrap; a text with Chinese in it is cut by display width (a CJK character takes two
+    terminal cells), so no line is wider than `width` cells."""
+    if any(_cells(ch) == 2 for ch in text):  # units: a CJK character, a space, or a run of anything else
+        lines, line, used = [], "", 0
+        for unit in re.findall(r"[^\s\u2e80-\uffff]+|\s|.", " ".join(text.split())):
+            size = sum(_cells(ch) for ch in unit)
+            if used + size > width and line.strip():
+                lines.append(line.rstrip())
+                line, used = ("", 0) if unit == " " else (unit, size)
+            else:
+                line, used = line + unit, used + size
+        return lines + ([line.rstrip()] if line.strip() else [])
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

@@ -182,3 +182,22 @@ def test_the_mock_draws_them_and_the_plan_counts_them():
     with open_store() as store:
         rows = readiness(store, load_decks(), drills, datetime(2026, 12, 20, 12, tzinfo=timezone.utc))
     assert sum(r.drills for r in rows) == len(drills), "readiness counts every drill, the runs included"
+
+
+def test_the_chinese_sheet_fits_the_terminal_and_is_graded_alike(tmp_path, capsys):
+    import unicodedata
+
+    d = get_drill("run-clip-band")
+    path = tmp_path / "zh.txt"
+    assert main(["start", d.id, str(path), "--lang", "zh"]) == 0
+    text = path.read_text(encoding="utf-8")
+    assert d.causes[d.answer].zh in text
+    from drills.runlog import answer_sheet
+
+    for lines in (answer_sheet(d, lang="zh").splitlines(), d.prompt_zh.splitlines()):
+        assert max(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line) for line in lines) <= 80
+    letter = LETTERS[d.choices.index(d.answer)]
+    path.write_text(text.replace("cause: \n", f"cause: {letter}\n").replace("why: \n", "why: pg_clipfrac 远高于 clip_frac\n"),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(path)]) == 0
