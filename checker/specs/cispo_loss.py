@@ -32,6 +32,9 @@ class CispoSpec(LlmOutputsSpec):
     function = "cispo_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
     hyper_defaults = {"eps_high": 0.28, "eps_low": None}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs and advantages may hold NaN and inf",
+             # old_log_prob reaches the loss only through a detached ratio: no place for its gradient
+             "advantages": ("advantages",)}
     trainable = ("log_prob",)
     constants = ("old_log_prob", "advantages")
     outputs = (("loss", "scalar"), ("weights", "bt"))

@@ -64,6 +64,7 @@ class CriticFreeSpec(LlmOutputsSpec):
     function = "critic_free_advantages"
     positional = ("scores", "old_log_prob", "ref_log_prob", "response_mask")
     hyper_defaults = {"group_size": 1, "estimator": "reinforce_pp", "kl_coef": 0.01}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs may hold NaN and inf"}
     trainable = ()
     constants = ()
     outputs = (("advantages", "bt"),)

@@ -58,6 +58,8 @@ class DapoSpec(LlmOutputsSpec):
                   "cache_len")
     settings = ("group_size", "max_len", "cache_len")  # positional, but given in each example's hyper
     hyper_defaults = {"clip_low": 0.2, "clip_high": 0.28, "overlong_filter": True, "eps": 1e-6}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs may hold NaN and inf",
+             "old_logp": ("old_log_prob",)}
     trainable = ("log_prob",)
     constants = ("old_log_prob",)
     outputs = (("loss", "scalar"), ("advantages", "b"), ("loss_mask", "mask"))

@@ -60,6 +60,7 @@ class GradAccumulationSpec(LossSpec):
     function = "micro_batch_losses"
     positional = ("loss_mat", "loss_mask")
     hyper_defaults = {"loss_agg_mode": "token-mean"}
+    roles = {"mask": ("loss_mask",), "nonfinite_padding": "padded losses may hold NaN and inf"}
     trainable = ("loss_mat",)
     constants = ()
     grad_of = ""

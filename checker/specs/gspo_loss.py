@@ -50,6 +50,9 @@ class GspoSpec(LlmOutputsSpec):
     function = "gspo_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
     hyper_defaults = {"clip_low": 3e-4, "clip_high": 4e-4}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs and advantages may hold NaN and inf",
+             # old_log_prob reaches the loss only through a detached ratio: no place for its gradient
+             "advantages": ("advantages",)}
     trainable = ("log_prob",)
     constants = ("old_log_prob", "advantages")
     outputs = (("loss", "scalar"), ("seq_ratio", "b"))

@@ -33,6 +33,8 @@ class KlLossSpec(LlmOutputsSpec):
     function = "kl_loss"
     positional = ("log_prob", "ref_log_prob", "response_mask")
     hyper_defaults = {"kl_type": "k3"}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs may hold NaN and inf",
+             "ref_logps": ("ref_log_prob",)}
     trainable = ("log_prob",)
     constants = ("ref_log_prob",)
     grad_of = ""

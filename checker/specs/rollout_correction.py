@@ -58,6 +58,8 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
     function = "corrected_policy_loss"
     positional = ("log_prob", "old_log_prob", "rollout_log_prob", "advantages", "response_mask")
     hyper_defaults = {"level": "token", "mode": "truncate", "threshold": 2.0, "clip_eps": 0.2}
+    roles = {"mask": ("response_mask",), "nonfinite_padding": "padded log-probs and advantages may hold NaN and inf",
+             "old_logp": ("old_log_prob",), "advantages": ("advantages",)}
     trainable = ("log_prob",)
     constants = ("old_log_prob", "rollout_log_prob", "advantages")
     outputs = (("loss", "scalar"), ("weights", "bt"))
