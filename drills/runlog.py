@@ -254,6 +254,11 @@ def answer_sheet(drill, answered: bool = False, lang: str = "en") -> str:
     return "\n".join(lines) + "\n"
 
 
+def is_chinese_sheet(text: str) -> bool:
+    """Whether the sheet is the Chinese one (its question, as `answer_sheet(..., lang="zh")` writes it)."""
+    return _TEXT["zh"]["question"][:12] in text
+
+
 def parse_sheet(text: str) -> tuple[str | None, str]:
     """(what follows `cause:`, what follows `why:`) in a filled-in sheet; comment lines are skipped and the
     last of each line counts. None when there is no `cause:` line at all."""

@@ -201,3 +201,4 @@ def test_the_chinese_sheet_fits_the_terminal_and_is_graded_alike(tmp_path, capsy
                     encoding="utf-8")
     capsys.readouterr()
     assert main(["check", str(path)]) == 0
+    assert d.giveaway["zh"] in capsys.readouterr().out, "a Chinese sheet is explained in Chinese"

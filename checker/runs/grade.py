@@ -21,7 +21,7 @@ def _mentions(line: str, keywords: tuple[str, ...]) -> list[str]:
 
 def grade(source: str, drill) -> Report:
     """The report of the sheet `source` for the read-the-run drill `drill`."""
-    from drills.runlog import LETTERS, parse_sheet, resolve_cause
+    from drills.runlog import LETTERS, is_chinese_sheet, parse_sheet, resolve_cause
 
     t0 = time.perf_counter()
     written, why = parse_sheet(source)
@@ -55,7 +55,12 @@ def grade(source: str, drill) -> Report:
         picked = drill.causes[chosen]
         diagnoses.append(Diagnosis(chosen, picked.text, drill.why_not[chosen], picked.card))
     # once a cause is chosen, the grade says what gives the planted one away (an empty sheet learns nothing)
-    notes = [f"The cause: {answer.text}. What gives it away: {drill.giveaway['en']}"] if chosen else []
+    if not chosen:
+        notes = []
+    elif is_chinese_sheet(source):  # the sheet `start --lang zh` wrote: the explanation in Chinese too
+        notes = [f"原因：{answer.zh}。暴露它的是：{drill.giveaway['zh']}"]
+    else:
+        notes = [f"The cause: {answer.text}. What gives it away: {drill.giveaway['en']}"]
     passed = right and line.passed
     return Report(drill=drill.id, framework="run", passed=passed, checks=checks, diagnoses=diagnoses,
                   notes=notes, elapsed_ms=(time.perf_counter() - t0) * 1000)
