@@ -71,3 +71,33 @@ async def test_read_a_run_choose_wrong_then_right():
         assert ws.results.report.passed
         attempts = app.session.store.attempts(drill.id)
         assert [a.passed for a in attempts] == [False, False, True]
+
+
+async def test_a_mock_draws_a_run_and_grades_its_sheet(tmp_path):
+    from cards.plan.mock import plan_mock
+    from tui.screens.mock import MockScreen
+
+    plan = plan_mock(9, 45)
+    assert plan.items[0].ref.startswith("run-") and plan.items[0].framework == "run"
+    drill = get_drill(plan.items[0].ref)
+    checker = ScriptedChecker()
+    app = PpoDrillApp(data_dir=tmp_path / "data", clock=FixedClock(), checker_factory=lambda: checker, fuzz=False)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(500):
+            if app.session is not None:
+                break
+            await pilot.pause(0.01)
+        screen = MockScreen(plan)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = screen.query_one("#drill-editor")
+        assert "cause: " in editor.text and "approx_kl" in editor.text
+        editor.load_text(_sheet(drill, drill.answer, drill.giveaway["line"]))
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.session.current.kind == "question", "the sheet passed and the mock moved on"
