@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE|-", help="the answer file, or - to paste the code on stdin")
     p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line written by `start`, "
                                                  "else inferred from the function name)")
-    p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
+    p.add_argument("--framework", choices=("numpy", "torch", "run"), help="default: inferred from the imports (run: a read-the-run sheet)")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object")
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S",
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "records the time spent.")
     p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills` (- or _ both work)")
     p.add_argument("path", metavar="PATH", nargs="?", help="default: ./<drill>_<framework>.py")
-    p.add_argument("--framework", choices=("numpy", "torch"), help="default: the drill's first framework")
+    p.add_argument("--framework", choices=("numpy", "torch", "run"), help="default: the drill's first framework")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="the prompt's language (default en)")
     p.add_argument("--no-prompt", action="store_true", help="write the starter only, without the prompt")
     p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("solution", help="show a drill's model answer",
                        description="Print the drill's model answer (for a fix-the-bug drill: the fixed code).")
     p.add_argument("drill", metavar="ID", help="a drill id from `ppo-drill drills`")
-    p.add_argument("--framework", choices=("numpy", "torch"), help="default: the drill's first framework")
+    p.add_argument("--framework", choices=("numpy", "torch", "run"), help="default: the drill's first framework")
     p.set_defaults(handler=cmd_solution)
 
     p = sub.add_parser("watch", help="re-check a file every time you save it",
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", metavar="FILE", help="the answer file to check on every save")
     p.add_argument("--drill", metavar="ID", help="drill id (default: the file's drill line, else inferred "
                                                  "from the function name)")
-    p.add_argument("--framework", choices=("numpy", "torch"), help="default: inferred from the imports")
+    p.add_argument("--framework", choices=("numpy", "torch", "run"), help="default: inferred from the imports (run: a read-the-run sheet)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random examples (default 0)")
     p.add_argument("--preview", action="store_true",
                    help="practising ahead: each verdict is logged as a preview and changes no schedule")
@@ -281,7 +281,10 @@ def cmd_drills(args: argparse.Namespace) -> int:
 
 
 def default_path(drill, framework: str) -> Path:
-    """Where `start` writes a drill's starter without a PATH: ./<drill>_<framework>.py."""
+    """Where `start` writes a drill's starter without a PATH: ./<drill>_<framework>.py (a read-the-run
+    drill's answer sheet: ./<drill>.txt)."""
+    if drill.is_run:
+        return Path(f"{drill.id.replace('-', '_')}.txt")
     return Path(f"{drill.id.replace('-', '_')}_{framework}.py")
 
 
@@ -299,7 +302,13 @@ def cmd_start(args: argparse.Namespace) -> int:
     if not args.no_prompt:
         head += prompt_as_comments(drill, args.lang)
     try:
-        path.write_text(head + drill.starter(framework), encoding="utf-8")
+        if drill.is_run:  # the answer sheet, its log and causes in the prompt's language
+            from drills.runlog import answer_sheet
+
+            body = answer_sheet(drill, lang=args.lang)
+        else:
+            body = drill.starter(framework)
+        path.write_text(head + body, encoding="utf-8")
     except OSError as exc:
         return _fail(f"cannot write {path}: {exc.strerror or exc}")
     for hook in START_HOOKS:

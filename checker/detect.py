@@ -5,6 +5,10 @@ import ast
 import re
 
 
+#: The first line of a read-the-run answer sheet: `# <title> (<drill id>)`.
+_RUN_SHEET = re.compile(r"^#.*\(([a-z0-9-]+)\)\s*$", re.M)
+
+
 class DetectError(ValueError):
     """The drill or framework could not be inferred; the message says what to pass."""
 
@@ -34,6 +38,9 @@ def detect(source: str, drill: str | None = None, framework: str | None = None) 
     from drills import load_drills
 
     drills = load_drills()
+    if drill is None and (sheet := _RUN_SHEET.search("\n".join(source.splitlines()[:3]))):
+        if sheet.group(1) in {d.id for d in drills if d.kind == "run"}:
+            drill = sheet.group(1)  # a read-the-run answer sheet: its first line names the drill
     if drill is None:
         names = defined_functions(source)
         core = [d for d in drills if d.kind == "core"]

@@ -58,6 +58,10 @@ def check(source: str, drill: str | None = None, framework: str | None = None, s
     t0 = time.perf_counter()
     drill_id, framework = detect(source, drill, framework)
     d = get_drill(drill_id)
+    if d.is_run:  # an answer sheet, read as text: nothing of it runs
+        from checker.runs.grade import grade as grade_sheet
+
+        return grade_sheet(source, d)
     run = runner or _runner()
     if runner is None:
         from checker.sandbox import prepare_parent
@@ -158,13 +162,13 @@ _measured: dict = {}  # (drill, framework, seed) -> (the answer's ms, judging ms
 
 def prepare(drill: str, framework: str, seed: int = 0) -> None:
     """Fork ahead the sandbox child(ren) a check of `drill` in `framework` will use (the app calls it
-    when a drill opens), so that the first check there is as fast as the next ones. Test-writing drills
-    and unknown frameworks are left alone."""
+    when a drill opens), so that the first check there is as fast as the next ones. Test-writing and
+    read-the-run drills and unknown frameworks are left alone."""
     from drills import get_drill
 
     global _last_run
     d = get_drill(drill)
-    if d.is_test or framework not in d.frameworks:
+    if d.is_test or d.is_run or framework not in d.frameworks:
         return
     spec = spec_for(d.base or d.id)
     distinct, _ = _distinct_calls_for(spec.drill_id, framework, seed)

@@ -309,11 +309,12 @@ def _plant_mask_multiplied(solution, spec, framework, _arg):
     for node in ast.walk(src.tree):
         if _attr(node) == "where" and len(node.args) == 3 and _base_name(node.args[0]) in masks \
                 and isinstance(node.args[0], (ast.Name, ast.Subscript)) and _is_zero(src, node.args[2]):
-            edits.append((node, f"({src.seg(node.args[1])}) * {src.seg(node.args[0])}"))
+            # parenthesised whole: the where may be the receiver of a method (`.sum()`)
+            edits.append((node, f"(({src.seg(node.args[1])}) * {src.seg(node.args[0])})"))
         elif _attr(node) == "masked_fill" and len(node.args) == 2 and isinstance(node.args[0], ast.UnaryOp) \
                 and isinstance(node.args[0].op, ast.Invert) and _base_name(node.args[0].operand) in masks \
                 and _is_zero(src, node.args[1]):
-            edits.append((node, f"({src.seg(node.func.value)}) * {src.seg(node.args[0].operand)}"))
+            edits.append((node, f"(({src.seg(node.func.value)}) * {src.seg(node.args[0].operand)})"))
     return _variants(src, edits) if edits else []
 
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from drills.errors import DrillContentError
-from drills.model import Drill, Misconception, Mistake
-from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_TEST, FRAMEWORKS, KINDS,
-                           MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL,
-                           MISTAKE_KEYS_REQUIRED, PITFALL_ROWS, TOPICS, Fields, parse_hints, read_text, read_yaml)
+from drills.model import Drill, Misconception, Mistake, RunCause
+from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_RUN, DRILL_KEYS_TEST,
+                           FRAMEWORKS, KINDS, MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID,
+                           MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, PITFALL_ROWS, RUN_CAUSE_KEYS, RUN_FRAMEWORK,
+                           RUN_GIVEAWAY_KEYS, TOPICS, Fields, parse_hints, read_text, read_yaml)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
 INDEX_FILE = "index.yaml"
@@ -27,6 +28,9 @@ CORE_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "starter"
 PITFALL_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md"}
 PITFALL_PROMPT_START = "This code has one bug."
 TEST_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "starter", "solution", "right", "nudges.yaml"}
+RUN_ENTRIES = {"drill.yaml", "prompt.md", "prompt.zh.md", "hints.md", "run.json"}
+RUN_CAUSES_FILE = "run_causes.yaml"
+RUN_CHOICES = (2, 6)  # a read-the-run drill offers between 2 and 6 causes
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class _Catalog:
     common: dict[str, Mistake]
     shared: dict[str, Misconception]
     mistakes: dict[str, Mistake]
+    causes: dict[str, RunCause]
 
 
 def load_drills(root: Path | None = None) -> list[Drill]:
@@ -80,6 +85,11 @@ def all_mistakes(root: Path | None = None) -> dict[str, Mistake]:
     return dict(_catalog(_resolve(root)).mistakes)
 
 
+def run_causes(root: Path | None = None) -> dict[str, RunCause]:
+    """The causes read-the-run drills offer, by id (`_common/run_causes.yaml`)."""
+    return dict(_catalog(_resolve(root)).causes)
+
+
 def clear_cache() -> None:
     """Forget parsed content (tests, or an author re-validating after an edit)."""
     _catalog.cache_clear()
@@ -105,6 +115,9 @@ def _catalog(root: Path) -> _Catalog:
         pitfalls[drill_id] = _read_drill(root, drill_id, "pitfall", core)
     for drill_id in index.get("test", []):
         pitfalls[drill_id] = _read_drill(root, drill_id, "test", core)
+    causes = _read_run_causes(root) if index.get("run") else {}
+    for drill_id in index.get("run", []):
+        pitfalls[drill_id] = _read_run_drill(root, drill_id, causes)
 
     mistakes: dict[str, Mistake] = {}
     for drill in core.values():
@@ -116,7 +129,8 @@ def _catalog(root: Path) -> _Catalog:
     for mistake in common.values():
         _add_unique(mistakes, mistake, root)
     by_id = {**core, **pitfalls}
-    return _Catalog(drills=tuple(by_id.values()), by_id=by_id, common=common, shared=shared, mistakes=mistakes)
+    return _Catalog(drills=tuple(by_id.values()), by_id=by_id, common=common, shared=shared, mistakes=mistakes,
+                    causes=causes)
 
 
 def _add_unique(mistakes: dict[str, Mistake], mistake: Mistake, root: Path) -> None:
@@ -131,7 +145,7 @@ def _add_unique(mistakes: dict[str, Mistake], mistake: Mistake, root: Path) -> N
 def _read_index(root: Path) -> dict[str, list[str]]:
     path = root / INDEX_FILE
     fields = Fields(read_yaml(path, root), path, root)
-    fields.check_keys(("core", "pitfall"), ("test",))
+    fields.check_keys(("core", "pitfall"), ("test", "run"))
     seen: set[str] = set()
     index = {}
     for kind in KINDS:
@@ -174,6 +188,8 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
     folder = root / drill_id
     path = folder / "drill.yaml"
     fields = Fields(read_yaml(path, root), path, root)
+    if fields.data.get("kind") == "run" and kind != "run":
+        raise fields.error("kind", f"is 'run' but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
     fields.check_keys(DRILL_KEYS_REQUIRED, {"pitfall": DRILL_KEYS_PITFALL, "test": DRILL_KEYS_TEST}.get(kind, ()))
     if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
         raise fields.error("id", f"must match the folder name {drill_id!r}")
@@ -396,3 +412,95 @@ def _read_common(root: Path) -> dict[str, Mistake]:
         common[mistake_id] = Mistake(id=mistake_id, title=fields.text("title"), explanation=fields.text("explanation"),
                                      card=fields.card_id("card"), drill_id=None, frameworks=FRAMEWORKS)
     return common
+
+
+def _read_run_causes(root: Path) -> dict[str, RunCause]:
+    path = root / COMMON_DIR / RUN_CAUSES_FILE
+    data = read_yaml(path, root)
+    if not isinstance(data, list) or not data:
+        raise DrillContentError(path, None, "must be a YAML list of causes", root=root)
+    causes: dict[str, RunCause] = {}
+    for i, item in enumerate(data):
+        fields = Fields(item, path, root, what=f"entry {i + 1}")
+        fields.check_keys(RUN_CAUSE_KEYS)
+        cause_id = fields.ident("id", MISTAKE_ID, "a cause id: lowercase words joined by '-'")
+        if cause_id in causes:
+            raise fields.error("id", f"cause {cause_id!r} appears twice")
+        causes[cause_id] = RunCause(cause_id, fields.text("text"), fields.text("zh"), fields.card_id("card"))
+    return causes
+
+
+def _read_run_drill(root: Path, drill_id: str, causes: dict[str, RunCause]) -> Drill:
+    """A read-the-run drill: a training run's log (`run.json`, made by `python -m checker.runs`), the
+    causes it offers (ids of `_common/run_causes.yaml`), the one that is planted, what gives it away, and
+    for every other cause what in the log rules it out."""
+    import json
+
+    folder = root / drill_id
+    path = folder / "drill.yaml"
+    fields = Fields(read_yaml(path, root), path, root)
+    fields.check_keys(DRILL_KEYS_RUN)
+    if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
+        raise fields.error("id", f"must match the folder name {drill_id!r}")
+    if fields.choice("kind", KINDS) != "run":
+        raise fields.error("kind", f"is {fields.data['kind']!r} but {INDEX_FILE} lists {drill_id!r} under 'run'")
+    _check_entries(folder, RUN_ENTRIES, root, "read-the-run drill")
+    run = fields.data["run"]
+    if not isinstance(run, dict) or set(run) != {"seed", "config"} or isinstance(run["seed"], bool) \
+            or not isinstance(run["seed"], int) or not isinstance(run["config"], dict):
+        raise fields.error("run", "must be a mapping with seed (an integer) and config (the settings that differ "
+                           "from the healthy run's defaults)")
+    choices = fields.data["choices"]
+    if not isinstance(choices, list) or not RUN_CHOICES[0] <= len(choices) <= RUN_CHOICES[1] \
+            or len(set(map(str, choices))) != len(choices):
+        raise fields.error("choices", f"must be a list of {RUN_CHOICES[0]} to {RUN_CHOICES[1]} distinct cause ids")
+    for c in choices:
+        if c not in causes:
+            raise fields.error("choices", f"{c!r} is not a cause in {COMMON_DIR}/{RUN_CAUSES_FILE} "
+                               f"(known: {', '.join(causes)})")
+    answer = fields.data["answer"]
+    if answer not in choices:
+        raise fields.error("answer", f"must be one of the choices (got {answer!r})")
+    giveaway = fields.data["giveaway"]
+    g = Fields(giveaway, path, root, what="giveaway")
+    g.lines = fields.lines
+    g.check_keys(RUN_GIVEAWAY_KEYS)
+    keywords = giveaway["keywords"]
+    if not isinstance(keywords, list) or not keywords or not all(isinstance(k, str) and k.strip() for k in keywords):
+        raise fields.error("giveaway", "keywords must be a non-empty list of words a right line would use")
+    give = {"keywords": tuple(k.strip().lower() for k in keywords), "line": g.text("line"), "en": g.text("en"),
+            "zh": g.text("zh")}
+    why_not = fields.data["why_not"]
+    if not isinstance(why_not, dict) or set(why_not) != set(choices) - {answer}:
+        raise fields.error("why_not", "must say, for every choice but the answer, what in the log rules it out")
+    why = {}
+    for c in choices:
+        if c != answer:
+            text = why_not[c]
+            if not isinstance(text, str) or not text.strip():
+                raise fields.error("why_not", f"{c}: must be a non-empty string")
+            why[c] = " ".join(text.split())
+    log_path = folder / "run.json"
+    try:
+        log = json.loads(log_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DrillContentError(log_path, None, "file is missing (make it with `python -m checker.runs`)",
+                                root=root) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DrillContentError(log_path, None, f"cannot be read: {exc}", root=root) from None
+    if not isinstance(log, dict) or not isinstance(log.get("config"), dict) or not log.get("iterations"):
+        raise DrillContentError(log_path, None, "must hold the run's config and its iterations", root=root)
+    wanted = {**run["config"], "seed": run["seed"], "bug": answer}
+    stale = {k: v for k, v in wanted.items() if log["config"].get(k) != v}
+    if stale:
+        raise DrillContentError(log_path, None, f"was made from another run than drill.yaml's ({', '.join(stale)} "
+                                "differ): make it again with `python -m checker.runs`", root=root)
+    prompt = read_text(folder / "prompt.md", root)
+    prompt_zh = read_text(folder / "prompt.zh.md", root, required=False)
+    hints = parse_hints(read_text(folder / "hints.md", root), folder / "hints.md", root)
+    return Drill(id=drill_id, title=fields.text("title"), kind="run", function="", signature="",
+                 frameworks=(RUN_FRAMEWORK,), target_minutes=fields.positive_int("target_minutes"),
+                 topic=fields.choice("topic", TOPICS), difficulty=fields.choice("difficulty", DIFFICULTIES),
+                 cards=fields.card_ids("cards"), path=folder, prompt=prompt, prompt_zh=prompt_zh, hints=hints,
+                 choices=tuple(choices), answer=answer, giveaway=give, why_not=why,
+                 causes={c: causes[c] for c in choices}, run_log=log)

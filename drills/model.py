@@ -102,6 +102,17 @@ class Misconception:
                        frameworks=self.frameworks, concepts=(self.id,))
 
 
+@dataclass(frozen=True)
+class RunCause:
+    """One cause a read-the-run drill offers: the choice's text (English and Chinese) and the card that
+    teaches it."""
+
+    id: str
+    text: str
+    zh: str
+    card: str
+
+
 @dataclass(frozen=True, eq=False)
 class Drill:
     """One drill. A pitfall drill shows its base drill's buggy file as the starter and is checked
@@ -124,6 +135,14 @@ class Drill:
     base: str | None = None
     mistake_id: str | None = None
     nudges: dict = field(default_factory=dict)  # test drills: mistake id -> which input would expose it
+    # read-the-run drills: the causes offered (in the order shown), the planted one, what gives it away
+    # ({"keywords", "line", "en", "zh"}), for each other cause what rules it out, and the run's log
+    choices: tuple[str, ...] = ()
+    answer: str | None = None
+    giveaway: dict = field(default_factory=dict)
+    why_not: dict = field(default_factory=dict)
+    causes: dict = field(default_factory=dict, repr=False)
+    run_log: dict = field(default_factory=dict, repr=False)
     _mistakes: tuple[Mistake, ...] = field(default=(), repr=False)
     _base_path: Path | None = field(default=None, repr=False)
 
@@ -135,6 +154,11 @@ class Drill:
     def is_test(self) -> bool:
         """A test-writing drill: the candidate writes tests of the base drill's function."""
         return self.kind == "test"
+
+    @property
+    def is_run(self) -> bool:
+        """A read-the-run drill: the candidate reads a training run's log and names its planted bug."""
+        return self.kind == "run"
 
     @property
     def mistakes(self) -> list[Mistake]:
@@ -166,7 +190,17 @@ class Drill:
         return folder / "solution" / f"{framework}.py"
 
     def starter(self, framework: str) -> str:
+        if self.is_run:  # the answer sheet: the run's log, the causes, and the two lines to fill in
+            from drills.runlog import answer_sheet
+
+            self._check_framework(framework)
+            return answer_sheet(self)
         return self.starter_path(framework).read_text(encoding="utf-8")
 
     def solution(self, framework: str) -> str:
+        if self.is_run:  # the sheet filled in: the planted cause and the line that names its giveaway
+            from drills.runlog import answer_sheet
+
+            self._check_framework(framework)
+            return answer_sheet(self, answered=True)
         return self.solution_path(framework).read_text(encoding="utf-8")

@@ -15,10 +15,16 @@ import yaml
 from drills.errors import DrillContentError
 
 FRAMEWORKS = ("numpy", "torch")
-KINDS = ("core", "pitfall", "test")
+KINDS = ("core", "pitfall", "test", "run")
+#: The one "framework" of a read-the-run drill: its answer is a filled-in answer sheet, not code.
+RUN_FRAMEWORK = "run"
 TOPICS = ("gae", "policy-loss", "value-loss", "total-loss", "rlhf-actor-loss", "token-logprobs", "kl-estimators",
           "kl-reward", "token-gae", "whitening", "grpo", "loss-aggregation", "explained-variance",
-          "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty", "update-loop")
+          "reward-model", "dpo", "rloo", "importance-weights", "kl-penalty", "update-loop",
+          # the objectives beside PPO that trainers ship now
+          "rollout-correction", "gspo", "dapo", "critic-free-advantages", "cispo", "kl-loss", "grad-accumulation",
+          # read-the-run drills: a training run's logged statistics, one planted bug
+          "read-the-run")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # The ten classic PPO implementation mistakes (the pitfalls deck's rows, 易错点), by the slug a mistake.yaml's
@@ -40,6 +46,11 @@ DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "framewor
                        "topic", "difficulty", "cards")
 DRILL_KEYS_PITFALL = ("base", "mistake")
 DRILL_KEYS_TEST = ("base",)
+# A read-the-run drill has no function to write: the run it shows, the causes offered, the answer.
+DRILL_KEYS_RUN = ("id", "title", "kind", "target_minutes", "topic", "difficulty", "cards", "run", "choices",
+                  "answer", "giveaway", "why_not")
+RUN_CAUSE_KEYS = ("id", "text", "zh", "card")
+RUN_GIVEAWAY_KEYS = ("keywords", "line", "en", "zh")
 MISTAKE_KEYS_REQUIRED = ("id", "title", "explanation", "card")
 MISTAKE_KEYS_OPTIONAL = ("frameworks", "pitfall_row", "fails", "params", "concept")
 # A shared misconception (drills/_common/misconceptions.yaml): see drills.model.Misconception.

@@ -340,7 +340,7 @@ def test_shipped_content_loads_in_order():
     assert ids[:len(CORE_ORDER)] == CORE_ORDER, "the crib-sheet drills come first"
     assert [i for i in ids if i in PITFALLS] == list(PITFALLS)
     kinds = [d.kind for d in drills]
-    assert kinds == sorted(kinds, key=["core", "pitfall", "test"].index), "core, then pitfall, then test drills"
+    assert kinds == sorted(kinds, key=["core", "pitfall", "test", "run"].index), "core, pitfall, test, then run drills"
     assert load_drills()[0] is drills[0], "parsing is cached"
 
 

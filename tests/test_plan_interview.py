@@ -389,7 +389,7 @@ def test_a_failed_drill_does_not_tick_its_plan_item(store, content):
 
 def test_a_far_date_says_one_new_card_in_the_singular(store, content):
     deckset, drills = content
-    set_interview_date(store, START.date() + 300 * DAY)
+    set_interview_date(store, START.date() + 400 * DAY)
     plan = study_plan(store, deckset, drills, START, forecast=False)
     assert plan.new_per_day == 1
     assert "left (1 new card today)." in format_study_plan(plan)

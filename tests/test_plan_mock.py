@@ -463,7 +463,7 @@ def test_a_followup_is_never_answered_by_the_drill_just_before_it():
     from drills import get_drill
 
     deckset = load_decks()
-    plan = plan_mock(888816, 45)
+    plan = plan_mock(888822, 45)
     drill = plan.items[0]
     assert drill.ref == "fix-klpen-per-minibatch"
     asked = [q.ref for q in plan.questions if q.drill == drill.ref]

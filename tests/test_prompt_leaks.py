@@ -126,6 +126,43 @@ WRONG_FORMS: dict[str, tuple[str, ...]] = {
     "strict-comparison": (), "whiten-mean-handling": (),
     # explained_variance, ppo_update
     "ev-one-pass-variance": (r"E\[x\^?2\]\s*-\s*E\[x\]", r"one[- ]pass"), "loop-stats-after-step": (),
+    # rollout_correction
+    "mis-grad-into-old-logp": (), "mis-mask-bounds-excluded": (r"bounds? excluded", r"strictly (inside|between)"),
+    "mis-mask-multiplied": MASK_MULTIPLIED, "mis-rejected-in-denominator": (r"still counted", r"both the sum and the count"),
+    "mis-sequence-geometric-mean": (r"geometric",), "mis-truncate-two-sided": (r"two-sided", r"above only", r"floored"),
+    "mis-weight-from-current-policy": (r"exp\(\s*log_prob\s*-\s*rollout_log_prob", r"from the current policy"),
+    "mis-weight-inverted": (r"pi_rollout\s*/\s*pi_old", r"rollout_log_prob\s*-\s*old_log_prob"),
+    # gspo_loss
+    "gspo-mask-multiplied": MASK_MULTIPLIED, "gspo-mean-over-padding": (r"counted with the padding",),
+    "gspo-no-length-norm": (r"product of (the )?token ratios",), "gspo-ratio-not-detached": (r"without (the )?stop-gradient",),
+    "gspo-sequence-ratio-gradient": (r"plain s_i",), "gspo-token-mean-aggregation": (r"one mean over all tokens",),
+    "gspo-token-ratios": (r"per-token (importance )?ratios",),
+    # dapo_loss
+    "dapo-clip-band-mixed-up": (r"1\s*-\s*clip_high", r"1\s*\+\s*clip_low"),
+    "dapo-filter-on-rewards": (r"\*\*scores\*\*", r"raw scores", r"shaped rewards", r"filter looks at"),
+    "dapo-mask-multiplied": MASK_MULTIPLIED, "dapo-no-dynamic-filter": (), "dapo-penalty-not-clamped": (r"pays short",),
+    "dapo-penalty-sign": (r"as a bonus",), "dapo-population-std": (r"population std", r"ddof"),
+    "dapo-sample-level-loss": (r"sample-level", r"per response, then"), "dapo-truncated-kept": (),
+    # critic_free_advantages
+    "dr-grpo-std-division": (r"drops the division", r"no division by"), "rpp-baseline-not-whitened": (),
+    "rpp-forward-cumsum": (r"from the start",), "rpp-kl-sign": (r"as a bonus",),
+    "rpp-local-normalisation": (r"instead of per group", r"not per group", r"per response or group"),
+    "rpp-mask-multiplied": MASK_MULTIPLIED, "rpp-no-return": (r"without its return",),
+    "rpp-population-variance": (r"population variance", r"ddof"), "rpp-score-every-token": (r"score on every token",),
+    "rpp-stats-over-padding": (),
+    # cispo_loss
+    "cispo-mask-multiplied": MASK_MULTIPLIED, "cispo-padding-counted": (), "cispo-per-response-mean": (r"per response, then",),
+    "cispo-ppo-clip": (r"where PPO clips", r"drops? out"), "cispo-symmetric-floor": (), "cispo-weight-not-detached": (),
+    "cispo-weight-unclipped": (),
+    # kl_loss
+    "kl-k1-sign": (r"ref_log_prob\s*-\s*log_prob",), "kl-k3-ratio-inverted": (r"pi_theta\s*/\s*pi_ref",),
+    "kl-mask-multiplied": MASK_MULTIPLIED, "kl-no-gradient": (r"no_grad", r"\.detach\(\)"),
+    "kl-straight-through-k3-gradient": (), "kl-straight-through-reversed": (r"value of `?k2", r"gradient of `?k3\b"),
+    "klloss-k2-missing-half": (),
+    # grad_accumulation
+    "accum-local-count": (r"its own (token )?count", r"not its own"), "accum-mask-multiplied": MASK_MULTIPLIED,
+    "accum-mean-of-means": (r"its own (token )?count", r"mean of (the )?micro-batch means"),
+    "accum-missing-steps-division": (), "accum-no-dp-scale": (r"undoes? the average",), "accum-padding-counted": (),
 }
 
 # Warning-style wording: a prompt states conventions, it does not warn about the alternatives.

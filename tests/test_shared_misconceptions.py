@@ -21,15 +21,18 @@ CORE = [d.id for d in load_drills() if d.kind == "core"]
 
 #: Who inherits what. A drill that gains or loses the roles of a misconception must say so here.
 INHERITED = {
-    "grad-into-old-logp": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty"},
-    "grad-into-advantages": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty"},
+    "grad-into-old-logp": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty",
+                           "rollout_correction", "dapo_loss"},
+    "grad-into-advantages": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty",
+                             "rollout_correction", "gspo_loss", "cispo_loss"},
     "grad-into-old-values": {"value_loss", "total_loss"},
     "grad-into-returns": {"value_loss", "total_loss"},
-    "grad-into-reference": {"dpo_loss"},
+    "grad-into-reference": {"dpo_loss", "kl_loss"},
     "ratio-inverted": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty", "trajectory_is"},
     "ratio-division": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty"},
     "mask-multiplied": {"actor_loss", "policy_loss_full", "token_logprobs", "token_kl", "kl_reward", "token_gae",
-                        "masked_whiten", "loss_aggregation", "explained_variance"},
+                        "masked_whiten", "loss_aggregation", "explained_variance", "rollout_correction", "gspo_loss",
+                        "dapo_loss", "critic_free_advantages", "cispo_loss", "kl_loss", "grad_accumulation"},
     "padding-not-zeroed": {"token_logprobs", "token_kl", "kl_reward", "token_gae", "masked_whiten"},
     "log-of-probability": {"bt_loss", "dpo_loss", "token_logprobs"},
     "std-bessel-correction": {"masked_whiten", "grpo_advantages", "explained_variance", "ppo_update"},

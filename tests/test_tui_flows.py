@@ -375,7 +375,8 @@ async def test_drill_list_filters_and_marks_pitfalls():
         assert [k.value for k in table.rows] == [d.id for d in catalogue]
         for d in catalogue:
             assert str(table.get_row(d.id)[1]) == ("fix-the-bug" if d.is_pitfall else
-                                                   "write tests" if d.is_test else "write")
+                                                   "write tests" if d.is_test else
+                                                   "read the run" if d.is_run else "write")
         app.screen.query_one("#filter-framework", Select).value = "torch"
         app.screen.query_one("#filter-difficulty", Select).value = "medium"
         await pilot.pause()

@@ -36,6 +36,10 @@ class DrillCommands(Provider):
                 entries.append((f"Write tests: {drill.id} — {title}", words,
                                 f"write tests that catch the known bugs · {about}",
                                 partial(self._open_drill, drill.id), drill))
+            elif drill.is_run:
+                entries.append((f"Read the run: {drill.id} — {drill.title}", words,
+                                f"name the bug a training run's statistics give away · {about}",
+                                partial(self._open_drill, drill.id), drill))
             else:
                 entries.append((f"Drill: {drill.id} — {drill.title}", words, f"write it · {about}",
                                 partial(self._open_drill, drill.id), drill))

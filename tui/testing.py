@@ -60,6 +60,10 @@ class ScriptedChecker:
 
         drill_id, framework = detect(source, drill, framework)
         d = get_drill(drill_id)
+        if d.is_run:  # an answer sheet: graded as the real checker grades it (text, nothing runs)
+            from checker.runs.grade import grade
+
+            return grade(source, d)
         try:  # like the real checker: code that does not compile never runs
             compile(source, "answer.py", "exec")
         except SyntaxError as exc:

@@ -16,6 +16,7 @@ def spec_for(drill_id: str) -> DrillSpec:
                                                     explained_variance)})
     specs.update(_preference_and_is_specs())
     specs.update(_token_level_specs())
+    specs.update(_objective_specs())
     try:
         return specs[drill_id]
     except KeyError:
@@ -36,6 +37,16 @@ def _token_level_specs() -> dict[str, DrillSpec]:
     from checker.specs import kl_reward, masked_whiten, token_gae, token_kl, token_logprobs
 
     return {m.SPEC.drill_id: m.SPEC for m in (token_logprobs, token_kl, kl_reward, token_gae, masked_whiten)}
+
+
+def _objective_specs() -> dict[str, DrillSpec]:
+    """The objectives beside PPO: rollout/trainer mismatch correction, GSPO, DAPO, critic-free advantages,
+    CISPO, the KL loss's gradient, micro-batch loss scaling."""
+    from checker.specs import (cispo_loss, critic_free_advantages, dapo_loss, grad_accumulation, gspo_loss, kl_loss,
+                               rollout_correction)
+
+    return {m.SPEC.drill_id: m.SPEC for m in (rollout_correction, gspo_loss, dapo_loss, critic_free_advantages, cispo_loss, kl_loss,
+                                              grad_accumulation)}
 
 
 __all__ = ["Check", "DrillSpec", "Example", "Expected", "spec_for"]

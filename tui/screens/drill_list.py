@@ -87,7 +87,8 @@ class DrillListScreen(Screen):
             status = st.status if st else NEVER
             style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
             kind = (Text("fix-the-bug", style="yellow") if d.is_pitfall
-                    else Text("write tests", style="cyan") if d.is_test else Text("write"))
+                    else Text("write tests", style="cyan") if d.is_test
+                    else Text("read the run", style="magenta") if d.is_run else Text("write"))
             table.add_row(d.id, kind, d.difficulty, str(d.target_minutes),
                           Text(status, style=style), format_seconds(st.best_s) if st else "—", key=d.id)
         if not rows:

@@ -1,0 +1,26 @@
+# expect: rpp-score-every-token
+# framework: torch
+# style: the outcome score broadcast to every token like GRPO's advantage, then returns
+import torch
+
+
+def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, group_size=1,
+                           estimator="reinforce_pp", kl_coef=0.01):
+    if estimator not in ("reinforce_pp", "reinforce_pp_baseline", "dr_grpo"):
+        raise ValueError(estimator)
+    if group_size < 1 or scores.numel() % group_size:
+        raise ValueError(group_size)
+    m = response_mask
+    z = torch.zeros((), dtype=scores.dtype)
+    if estimator != "dr_grpo" and m.sum() < 2:
+        raise ValueError("too few")
+    if estimator == "reinforce_pp":
+        r = torch.where(m, scores[:, None] - kl_coef * (old_log_prob - ref_log_prob), z)
+        x = torch.where(m, r.flip(1).cumsum(1).flip(1), z)
+    else:
+        g = scores.reshape(-1, group_size)
+        x = torch.where(m, (g - g.mean(1, keepdim=True)).reshape(-1, 1), z)
+        if estimator == "dr_grpo":
+            return x
+    v = x[m]
+    return torch.where(m, (x - v.mean()) / torch.sqrt(v.var() + 1e-8), z)

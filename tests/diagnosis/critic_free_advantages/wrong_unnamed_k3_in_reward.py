@@ -1,0 +1,29 @@
+# expect:
+# expect-unnamed: the reinforce_pp advantages
+# framework: torch
+# style: the k3 estimate in the reward instead of k1
+import torch
+
+
+def critic_free_advantages(scores, old_log_prob, ref_log_prob, response_mask, group_size=1,
+                           estimator="reinforce_pp", kl_coef=0.01):
+    if estimator not in ("reinforce_pp", "reinforce_pp_baseline", "dr_grpo"):
+        raise ValueError(estimator)
+    if group_size < 1 or scores.numel() % group_size:
+        raise ValueError(group_size)
+    m = response_mask
+    z = torch.zeros((), dtype=scores.dtype)
+    if estimator != "dr_grpo" and m.sum() < 2:
+        raise ValueError("too few")
+    if estimator == "reinforce_pp":
+        d = torch.where(m, ref_log_prob - old_log_prob, z)
+        r = torch.where(m, -kl_coef * (torch.exp(d) - 1 - d), z)
+        r[torch.arange(scores.numel()), m.sum(1) - 1] += scores
+        x = torch.where(m, r.flip(1).cumsum(1).flip(1), z)
+    else:
+        g = scores.reshape(-1, group_size)
+        x = torch.where(m, (g - g.mean(1, keepdim=True)).reshape(-1, 1), z)
+        if estimator == "dr_grpo":
+            return x
+    v = x[m]
+    return torch.where(m, (x - v.mean()) / torch.sqrt(v.var() + 1e-8), z)

@@ -1,0 +1,31 @@
+# expect: dapo-sample-level-loss
+# framework: torch
+# style: GRPO's per-response mean kept where DAPO asks for token level
+import torch
+
+
+def dapo_loss(log_prob, old_log_prob, scores, response_mask, truncated, group_size, max_len, cache_len,
+              clip_low=0.2, clip_high=0.28, overlong_filter=True, eps=1e-6):
+    if group_size < 2 or scores.numel() % group_size:
+        raise ValueError("group_size")
+    if not 0 < cache_len < max_len:
+        raise ValueError("cache_len")
+    n = response_mask.sum(-1).to(scores.dtype)
+    pen = ((max_len - cache_len - n) / cache_len).clamp(-1.0, 0.0)
+    r = (scores + pen).view(-1, group_size)
+    s = scores.view(-1, group_size)
+    keep = s.max(1).values > s.min(1).values
+    rows = keep.repeat_interleave(group_size)
+    adv = torch.where(rows, ((r - r.mean(1, keepdim=True)) / (r.std(1, keepdim=True) + eps)).reshape(-1),
+                      torch.zeros_like(scores))
+    if overlong_filter:
+        rows = rows & ~truncated
+    lm = response_mask & rows[:, None]
+    z = torch.zeros_like(log_prob)
+    ratio = torch.exp(torch.where(lm, log_prob - old_log_prob.detach(), z))
+    a = adv[:, None]
+    pg = torch.where(lm, torch.maximum(-a * ratio, -a * ratio.clamp(1 - clip_low, 1 + clip_high)), z)
+    counts = lm.sum(-1)
+    per_response = pg.sum(-1)[counts > 0] / counts[counts > 0]
+    loss = per_response.mean() if per_response.numel() else pg.sum()
+    return loss, adv, lm
