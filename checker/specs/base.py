@@ -271,7 +271,7 @@ class DrillSpec:
     def to_call(self, ex: Example, framework: str) -> Call:
         import torch
 
-        args = []
+        args: list = []
         for name in self.positional:
             a = ex.arrays.get(name)
             if a is None:

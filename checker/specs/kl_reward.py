@@ -9,7 +9,7 @@ import numpy as np
 
 from checker.specs.base import relation_compare, Check, Example, close
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
 WORKED_LOGP = [[-1.0, -0.5, -2.0, -0.1], [-0.3, -1.2, 0.0, 0.0], [-2.0, -9.0, -9.0, -9.0]]
 WORKED_REF = [[-1.5, -0.5, -1.0, -0.1], [-0.8, -1.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]]

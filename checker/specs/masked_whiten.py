@@ -9,7 +9,7 @@ import numpy as np
 
 from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
 WORKED_ADV = [[1.0, 2.0, 3.0], [4.0, 100.0, -50.0]]
 WORKED_LENGTHS = [3, 1]

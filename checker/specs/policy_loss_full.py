@@ -189,7 +189,7 @@ class PolicyLossFullSpec(LossSpec):
         bad = [("an unknown loss_agg_mode", {"loss_agg_mode": "sum"}),
                ("dual_clip = 1.0 (it must exceed 1)", {"dual_clip": 1.0}),
                ("dual_clip = 0.5", {"dual_clip": 0.5})]
-        return ok + [Example(base, h, f"contract: {what}", invalid=what) for what, h in bad]
+        return ok + [Example(base, h, f"contract: {what}", invalid=what) for what, h in bad]  # type: ignore[arg-type]
 
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:
