@@ -115,7 +115,6 @@ def main() -> int:
     args = ap.parse_args()
 
     from checker.service import CheckerClient
-    from drills import get_drill
 
     exe = Path(sys.executable).with_name("ppo-drill")
     cases = []
@@ -146,7 +145,7 @@ def main() -> int:
 
     client = CheckerClient(env={**os.environ, "PPO_DRILL_HOME": str(tmp / "home")})
     client.wait_ready(120)
-    for drill_id, fw, kind, path in cases:  # warm-up: examples, references and catalogue loaded once
+    for drill_id, fw, _kind, path in cases:  # warm-up: examples, references and catalogue loaded once
         client.check(path.read_text(), drill_id, fw)
     warm_base = []
     for _ in range(args.warm_runs):

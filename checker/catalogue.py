@@ -64,9 +64,6 @@ class Explanation:
     alternative_of: dict = field(default_factory=dict)  # ids -> the ids it is indistinguishable from
     failing: dict = field(default_factory=dict)  # named ids -> {check id: example indices the variant fails}
 
-    def __iter__(self):  # backwards compatible: iterate the named id tuples
-        return iter(ids for ids, _ in self.names)
-
 
 def merge_edits(base: str, a: str, b: str) -> str | None:
     """Apply the line edits of both `a` and `b` (each an edited copy of `base`) to `base`; None when the
@@ -76,7 +73,7 @@ def merge_edits(base: str, a: str, b: str) -> str | None:
 
     def edits(other: str):
         sm = difflib.SequenceMatcher(a=base_lines, b=other.splitlines(keepends=True), autojunk=False)
-        return [(i1, i2, sm.b[j1:j2]) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]
+        return [(i1, i2, sm.b[j1:j2]) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]  # type: ignore[attr-defined]
 
     ea, eb = edits(a), edits(b)
     if not ea or not eb:
@@ -236,13 +233,6 @@ def _same(x, y) -> bool:
     return x.shape == y.shape and bool(close(x, y).all())
 
 
-def same_behaviour(a, b) -> bool:
-    """Two behaviours (dicts of fields) agree on every field."""
-    if a is None or b is None:
-        return a is None and b is None
-    return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-
-
 def example_key(ex) -> tuple:
     """A content key for an example, so cached variant results survive across checks and seeds."""
     arrays = tuple((k, v.dtype.str, v.shape, v.tobytes()) for k, v in sorted(ex.arrays.items()))
@@ -272,6 +262,9 @@ class _Run:
         self.axis_examples = {k: v for k, v in self.axis_examples.items() if v}
         self.axes = [a for a in self.axes if a.id in self.axis_examples]
         self._cand_is_ref: dict[tuple[int, str], bool] = {}
+        self.passed: set[str] = set()  # set by diagnose: the checks the answer passes
+        self.plan = None
+        self.ordered: dict[str, list[int]] = {}
 
     def value(self, view: dict | None, f: str):
         return "<raised>" if view is None else view.get(f, "<missing>")
@@ -562,7 +555,7 @@ def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
     mistake before a pair on a tie); every explanation covering exactly the same axes is listed too (the
     behaviours are indistinguishable there)."""
     remaining = set(differing)
-    names: list[tuple[tuple[str, ...], set[str]]] = []
+    names: list[tuple[tuple[str, ...], set[str], tuple[str, ...]]] = []
     named_ids: set[tuple[str, ...]] = set()
     alternatives = False
     while remaining:
@@ -572,7 +565,7 @@ def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
         cover = best[1] & remaining
         same = [(v, g) for v, g in judged if g & remaining == cover and len(v.ids) == len(best[0].ids)]
         ids_seen = []
-        for v, g in same:
+        for v, _g in same:
             if v.ids not in named_ids and v.ids not in ids_seen:
                 ids_seen.append(v.ids)
         if len({ids for ids in ids_seen}) > 1:

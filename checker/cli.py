@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Callable
+
+from checker.answer_check import DRILL_LINE, UsageError, drill_or_usage_error as _get_drill, run_check
 
 #: Called with (report, args, source) after every `check` / `watch` verdict; `tui.cli` uses it to
 #: record attempts in the progress store, which the checker itself knows nothing about.
@@ -21,10 +22,6 @@ REPORT_HOOKS: list[Callable] = []
 STATUS_SOURCES: list[Callable[[list[str]], dict]] = []
 #: Called with the drill id after `start` wrote a drill's file; `tui.commands` starts its solve clock.
 START_HOOKS: list[Callable] = []
-
-
-class UsageError(Exception):
-    """A problem with how the command was called (exit 2)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -106,27 +103,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _get_drill(drill_id: str):
-    from drills import get_drill
-
-    try:
-        return get_drill(drill_id)
-    except KeyError:
-        raise UsageError(f"unknown drill {drill_id!r}{did_you_mean(drill_id)} (`ppo-drill drills` lists "
-                         "every drill)") from None
-
-
-def did_you_mean(drill_id: str) -> str:
-    """"; did you mean gae?" for a drill id close to a known one (either spelling), else ""."""
-    import difflib
-
-    from drills import load_drills
-
-    ids = {d.id.replace("-", "_").lower(): d.id for d in load_drills()}
-    close = difflib.get_close_matches(drill_id.replace("-", "_").lower(), list(ids), n=3, cutoff=0.6)
-    return f"; did you mean {' or '.join(ids[c] for c in close)}?" if close else ""
-
-
 def _drill_and_framework(args: argparse.Namespace):
     """The drill named on the command line and the framework asked for (default: its first)."""
     drill = _get_drill(args.drill)
@@ -134,18 +110,6 @@ def _drill_and_framework(args: argparse.Namespace):
     if framework not in drill.frameworks:
         raise UsageError(f"drill {drill.id!r} has no {framework} version ({', '.join(drill.frameworks)})")
     return drill, framework
-
-
-#: The first line `ppo-drill start` writes, naming the drill, so a fix-the-bug drill's file (which
-#: defines the same function as its base drill) is checked and recorded as that drill.
-DRILL_LINE = "# ppo-drill drill: {id}"
-_DRILL_LINE = re.compile(r"^#\s*ppo-drill drill:\s*([A-Za-z0-9_-]+)\s*$", re.M)
-
-
-def drill_from_source(source: str) -> str | None:
-    """The drill named by a `# ppo-drill drill: ID` line among the file's first five lines."""
-    match = _DRILL_LINE.search("\n".join(source.splitlines()[:5]))
-    return match.group(1) if match else None
 
 
 #: The largest answer file read (a whole drill answer is a few KB; the check runs on all of it).
@@ -186,39 +150,6 @@ def read_source(path: str) -> str:
     except UnicodeDecodeError as exc:
         raise UsageError(f"cannot read {path}: it is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
                          f"offset {exc.start}); save the answer as a plain-text .py file") from None
-
-
-def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None,
-              filename: str = "answer.py"):
-    """The check behind `ppo-drill check` and `watch` (and the app's worker): detect, then check.
-    Without a drill, the file's drill line (written by `start`) names it, else the function does;
-    `filename` is what tracebacks and syntax errors call the code."""
-    from checker.detect import DetectError
-    from checker.engine import check
-
-    named_by_line = drill is None and (drill := drill_from_source(source)) is not None
-    if drill is not None:
-        try:
-            drill = _get_drill(drill).id  # either spelling: policy-loss is policy_loss
-        except UsageError as exc:
-            if not named_by_line:
-                raise
-            raise UsageError(f"the file's `# ppo-drill drill: {drill}` line names an {exc} "
-                             "(fix that line, or pass --drill ID)") from None
-    limits = None
-    if timeout is not None:
-        from checker.sandbox import Limits
-
-        if timeout <= 0:
-            raise UsageError("--timeout must be positive")
-        limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout + 0.999)))
-    try:
-        report = check(source, drill, framework, seed, limits=limits, filename=filename)
-    except DetectError as exc:
-        raise UsageError(str(exc)) from None
-    from checker.given_code import withhold_planted
-
-    return withhold_planted(report, source)  # a fix-the-bug drill's bug as given is not the candidate's
 
 
 def _start_sandbox() -> None:

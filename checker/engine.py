@@ -188,7 +188,7 @@ def keep_warm() -> None:
     if _last_run is None:
         return
     function, calls, limits, answer_ms, judging_ms, call_ms, (drill_id, framework) = _last_run
-    fork_spare(function, calls, limits=limits if limits is not None else Limits(),
+    fork_spare(function, calls, limits=limits if limits is not None else Limits(),  # type: ignore[arg-type]
                parts=_parts_for(answer_ms, judging_ms), weights=call_ms if len(call_ms) == len(calls) else None)
 
 
@@ -610,7 +610,7 @@ def _shown_failure(failed: list, failures: dict, failing: dict) -> tuple:
     the catch-all comparison on random inputs, a value check before a relation, both before the input
     contract), so the case shown is the one the diagnosis explains; else
     the first failed check's smallest failure."""
-    for ids, by_check in failing.items():
+    for by_check in failing.values():
         mine = [(c, f) for c in failed for f in failures[c.id] if f.index in by_check.get(c.id, ())]
         if mine:
             return min(mine, key=lambda cf: (cf[0].id == "input-contract", cf[0].relation is not None,

@@ -24,7 +24,6 @@ catalogued variant. Everything here is our own code applied to our own model ans
 from __future__ import annotations
 
 import ast
-import functools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -163,7 +162,7 @@ class _Source:
         self.tree = ast.parse(text)
         for node in ast.walk(self.tree):
             for child in ast.iter_child_nodes(node):
-                child._parent = node  # noqa: SLF001 - our own annotation
+                child._parent = node  # type: ignore[attr-defined]  # our own annotation
 
     def seg(self, node) -> str:
         return ast.get_source_segment(self.text, node) or ""
@@ -245,7 +244,7 @@ def _wrapped(solution: str, spec, body: str) -> str:
     drill = get_drill(spec.drill_id)
     head = drill.signature.split(" -> ")[0]
     fn = ast.parse(f"def {head}: pass").body[0]
-    params = [a.arg for a in fn.args.args]
+    params = [a.arg for a in fn.args.args]  # type: ignore[attr-defined]
     call = f"_planted_{drill.function}(" + ", ".join(params) + ")"
     body = body.replace("CALL_AT(", f"_planted_{drill.function}(").replace("PARAMS", ", ".join(params))
     renamed = solution.replace(f"def {drill.function}(", f"def _planted_{drill.function}(", 1)

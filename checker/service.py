@@ -115,7 +115,7 @@ class CheckerClient:
 
     def check(self, source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,
               timeout: float = 120.0):
-        """Check `source`; returns a `checker.report.Report`. Raises `checker.cli.UsageError` when the
+        """Check `source`; returns a `checker.report.Report`. Raises `checker.answer_check.UsageError` when the
         drill or framework cannot be inferred and `CheckerUnavailable` when the worker is gone (the next
         call starts a fresh one)."""
         if self._proc is None or self._proc.poll() is not None:
@@ -139,7 +139,7 @@ class CheckerClient:
 
             return report_from_json(reply["report"])
         if "usage" in reply:
-            from checker.cli import UsageError
+            from checker.answer_check import UsageError
 
             raise UsageError(reply["usage"])
         if reply.get("cancelled"):
@@ -237,7 +237,7 @@ def serve(stdin=None, stdout=None) -> int:
     import numpy  # noqa: F401
     import torch  # noqa: F401
 
-    from checker.cli import UsageError, run_check
+    from checker.answer_check import UsageError, run_check
 
     global _checking
     signal.signal(signal.SIGUSR1, _on_cancel)

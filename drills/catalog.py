@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drills.errors import DrillContentError
 from drills.model import Drill, Misconception, Mistake, RunCause
@@ -200,7 +201,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
     if not signature.startswith(function + "("):
         raise fields.error("signature", f"must start with '{function}(' (the drill's function)")
     frameworks = fields.frameworks()
-    common = dict(
+    common: dict[str, Any] = dict(
         id=drill_id, title=fields.text("title"), kind=kind, function=function, signature=signature,
         frameworks=frameworks, target_minutes=fields.positive_int("target_minutes"),
         topic=fields.choice("topic", TOPICS), difficulty=fields.choice("difficulty", DIFFICULTIES),
@@ -379,7 +380,7 @@ def _read_shared(root: Path, common: dict[str, Mistake]) -> dict[str, Misconcept
         if not isinstance(needs, list) or not needs or not all(isinstance(x, str) and x.isidentifier() for x in needs):
             raise fields.error("needs", "must be a non-empty list of role names (the checker specs' roles)")
 
-        def rule(key):
+        def rule(key, fields=fields):
             if not fields.has(key):
                 return None
             value = fields.data[key]

@@ -72,7 +72,7 @@ class LineDict(dict):
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when built: ten times faster
 
 
-class _StrictLoader(_BaseLoader):
+class _StrictLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     """SafeLoader that rejects duplicate keys (PyYAML silently keeps the last one)."""
 
 

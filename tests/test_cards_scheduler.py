@@ -97,8 +97,16 @@ def test_the_range_a_button_shows_holds_every_fuzzed_review(tmp_path):
         for rating in (2, 3, 4):
             unfuzzed = (preview[rating] - now).days
             low, high = fuzz_range_days(unfuzzed)
-            assert low < high and format_preview(preview[rating] - now) == (
-                f"{low}-{high}d" if high < 30 else format_preview(preview[rating] - now))
+            shown = format_preview(preview[rating] - now)
+            lo_text, hi_text = format_interval(timedelta(days=low)), format_interval(timedelta(days=high))
+            assert low < high
+            if high < 30:
+                assert shown == f"{low}-{high}d"
+            elif lo_text == hi_text:  # both ends round to the same month figure
+                assert shown == f"~{hi_text}"
+            else:  # "1.7-2.2mo": both ends, the unit once
+                unit = hi_text.lstrip("0123456789.")
+                assert shown == f"{lo_text.removesuffix(unit)}-{hi_text}", (shown, low, high)
             seen = set()
             for _ in range(200):
                 out = sched.review("c1", rating, now=now)

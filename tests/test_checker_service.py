@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from checker.cli import UsageError
+from checker.answer_check import UsageError
 from checker.service import CheckCancelled, CheckerClient, CheckerUnavailable
 from drills import get_drill
 
@@ -28,6 +28,20 @@ def test_client_module_is_light():
             "print('torch' in sys.modules, 'numpy' in sys.modules, 'textual' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False", "False"]
+
+
+def test_the_worker_does_not_import_the_command_line():
+    """The app's worker and the CLI both call `checker.answer_check`; the worker never loads the CLI."""
+    import ast
+
+    import checker.service
+
+    tree = ast.parse(open(checker.service.__file__, encoding="utf-8").read())
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+                 for a in n.names} | {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert "checker.answer_check.run_check" in imported
+    assert not {m for m in imported if m and (m == "checker.cli" or m.startswith(("checker.cli.", "tui")))}
 
 
 def test_right_and_wrong_answers_through_the_worker(client):

@@ -21,10 +21,16 @@ TEST_DRILLS = [d for d in load_drills() if d.is_test]
 CASES = [(d.id, fw) for d in TEST_DRILLS for fw in d.frameworks]
 
 
-def test_every_core_drill_with_a_catalogue_has_a_test_drill():
-    bases = {d.base for d in TEST_DRILLS}
-    assert {"gae", "policy_loss", "value_loss", "total_loss", "actor_loss"} <= bases
-    assert len(TEST_DRILLS) >= 5
+def test_every_test_drill_tests_one_core_drill_with_a_catalogue_in_its_frameworks():
+    core = {d.id: d for d in load_drills() if d.kind == "core"}
+    bases = [d.base for d in TEST_DRILLS]
+    assert TEST_DRILLS, "no test-writing drill loaded"
+    assert len(bases) == len(set(bases)), f"two test drills write the tests of one drill: {sorted(bases)}"
+    for d in TEST_DRILLS:
+        base = core.get(d.base)
+        assert base is not None, f"{d.id}: its base {d.base!r} is not a core drill"
+        assert base.mistakes, f"{d.id}: {d.base} has no catalogued mistakes for the tests to catch"
+        assert set(d.frameworks) <= set(base.frameworks), f"{d.id}: a framework {d.base} does not have"
 
 
 @pytest.mark.parametrize("drill_id,framework", CASES)

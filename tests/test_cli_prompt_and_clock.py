@@ -10,7 +10,7 @@ import pytest
 
 from cards.progress.store import open_store
 from cards.schedule import solve_clock
-from checker.cli import drill_from_source
+from checker.answer_check import drill_from_source
 from drills import get_drill, load_drills
 from tui.cli import main
 

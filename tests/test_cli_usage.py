@@ -1,10 +1,15 @@
-"""`ppo-drill` as a user types it, in real processes: an unusable data folder is one message and exit
-2 for every command (the app and stats included), arguments in any order, drill ids in either
-spelling, a fix-the-bug drill's file recorded under that drill, the user's own file named in syntax
-errors, export-anki refusing folders, `check -` on a terminal saying what to do, and --help
-describing every command."""
+"""`ppo-drill` as a user types it: an unusable data folder is one message and exit 2 for every command
+(the app and stats included), arguments in any order, drill ids in either spelling, a fix-the-bug
+drill's file recorded under that drill, the user's own file named in syntax errors, export-anki refusing
+folders, `check -` on a terminal saying what to do, and --help describing every command.
+
+Most commands run in this process through the entry point's `main` (a fresh process imports torch each
+time, seconds on a loaded machine); the installed `ppo-drill` executable itself runs where the process
+is the point: a terminal as stdin, an environment variable, an exit status and stderr from a real exit."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import pty
@@ -22,9 +27,35 @@ from drills import get_drill
 EXE = str(Path(sys.executable).with_name("ppo-drill"))
 
 
-def ppo(*args, cwd=None, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+def ppo_process(*args, cwd=None, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The installed executable in a process of its own."""
     return subprocess.run([EXE, *map(str, args)], cwd=cwd, input=stdin, capture_output=True, text=True,
                           timeout=timeout)
+
+
+def ppo(*args, cwd=None, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """`ppo-drill ARGS` in this process: the `main` the executable calls, with its own working folder,
+    stdin (empty unless given; never a terminal), stdout and stderr, and the environment put back after
+    (`--data-dir` sets PPO_DRILL_HOME). Usage errors exit through argparse as they would in a process."""
+    from tui.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_cwd, saved_env, saved_stdin = os.getcwd(), dict(os.environ), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        sys.stdin = saved_stdin
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 @pytest.mark.parametrize("command", [[], ["stats"], ["stats", "--json"], ["cards"], ["review"],
@@ -32,7 +63,8 @@ def ppo(*args, cwd=None, stdin: str | None = None, timeout: float = 120) -> subp
 def test_a_data_folder_that_is_a_file_is_one_message_and_exit_2(tmp_path, command):
     target = tmp_path / "some_file.py"
     target.write_text("x = 1\n")
-    result = ppo("--data-dir", target, *command, stdin="")
+    run = ppo_process if command == [] else ppo  # the app itself from the real executable
+    result = run("--data-dir", target, *command, stdin="")
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip() == (f"ppo-drill: data folder {target} is a file, not a folder; "
                                       "pass --data-dir with a folder")

@@ -7,7 +7,6 @@ history reopens scorecards and compares two runs of a seed. Also the same withou
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 
 import pytest
 from rich.console import Console

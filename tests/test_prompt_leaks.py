@@ -236,7 +236,7 @@ def planted_fragments(solution: str, buggy: str) -> set[str]:
             continue
         old = [t for line in good_lines[i1:i2] for t in _tokens(line)]
         new = [t for line in bad_lines[j1:j2] for t in _tokens(line)]
-        for op2, a1, a2, b1, b2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        for op2, _a1, _a2, b1, b2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
             if op2 in ("replace", "insert"):
                 piece = _normal("".join(new[max(b1 - 1, 0):b2 + 1]))
                 if len(piece) >= 6 and re.search(r"[A-Za-z]", piece) and re.search(r"[*/+\-<>=]|\w\(", piece) \

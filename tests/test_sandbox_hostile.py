@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import shutil
 import signal
 import socket

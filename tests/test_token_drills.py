@@ -365,7 +365,7 @@ def test_numpy_solutions_match_the_reference(garbage):
         lengths = rng.integers(1, T + 1, B)
         lengths[0] = T
         mask = np.arange(T)[None, :] < lengths[:, None]
-        poison = lambda x: np.where(mask, x, garbage)  # noqa: E731
+        poison = lambda x, mask=mask: np.where(mask, x, garbage)  # noqa: E731
         rewards, values, adv = (poison(rng.normal(size=(B, T))) for _ in range(3))
         with np.errstate(invalid="ignore"):
             for gamma, lam in ((1.0, 0.95), (0.9, 0.0), (1.0, 1.0)):

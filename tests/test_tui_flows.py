@@ -392,17 +392,21 @@ async def test_drill_list_filters_and_marks_pitfalls():
         assert [k.value for k in table.rows] == ["gae"]
 
 
-async def test_mock_and_stats_keys_never_crash():
+async def test_mock_and_stats_keys_open_their_screens_and_escape_returns():
+    from tui.screens.mock import MockScreen
+    from tui.screens.stats import StatsScreen
+
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        for key in ("m", "s"):
+        for key, screen in (("m", MockScreen), ("s", StatsScreen)):
             await pilot.press(key)
             await pilot.pause()
-            if not isinstance(app.screen, DashboardScreen):
-                app.pop_screen()
-                await pilot.pause()
-        assert isinstance(app.screen, DashboardScreen)
+            assert isinstance(app.screen, screen), (key, type(app.screen).__name__)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, DashboardScreen), (key, type(app.screen).__name__)
+        assert app.is_running
 
 
 async def test_help_and_command_palette_open_screens():

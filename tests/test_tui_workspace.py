@@ -3,7 +3,6 @@ not exist or cannot start gives a message and the app back, widening the editor 
 its start, Backspace in an indent removes one level, and ctrl+g always asks before the model answer."""
 from __future__ import annotations
 
-import os
 from contextlib import contextmanager
 
 import pytest

@@ -181,7 +181,7 @@ class PpoDrillApp(App):
 
         if isinstance(event, events.Key):
             try:
-                self.screen
+                _ = self.screen
             except ScreenStackError:
                 return
         await super().on_event(event)

@@ -13,17 +13,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
 
 from cards.decks.loader import DeckSet, load_decks
+from cards.progress.schema import Clock, utc_now  # the one clock (tui.app takes it from here)
 from cards.progress.store import ProgressStore, StoreError, open_store
 
-Clock = Callable[[], datetime]
 LANGUAGES = ("en", "zh")
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 @lru_cache(maxsize=1)

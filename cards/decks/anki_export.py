@@ -140,7 +140,7 @@ def _write_package(package: object, target: Path) -> None:
         conn = sqlite3.connect(db_path)
         try:
             timestamp = time.time()
-            package.write_to_db(conn.cursor(), timestamp, itertools.count(int(timestamp * 1000)))
+            package.write_to_db(conn.cursor(), timestamp, itertools.count(int(timestamp * 1000)))  # type: ignore[attr-defined]
             conn.commit()
         finally:
             conn.close()

@@ -562,7 +562,8 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
 
         remaining = Scheduler(store, deckset, clock=lambda: now, new_per_day=new_per_day).new_remaining(now)
         new_done = store.new_cards_since(_day_start(today))
-        unseen = sum(1 for c in deckset.cards if c.id not in store.fsrs_states("card"))
+        studied = store.fsrs_states("card")  # read once: each read parses every card's state
+        unseen = sum(1 for c in deckset.cards if c.id not in studied)
         drill_ids = _drills_for_today(store, drills, now, None, 0, False)
         tasks = _today_tasks(store, deckset, drills, now, min(new_per_day, new_done + min(remaining, unseen)),
                              drill_ids, False)

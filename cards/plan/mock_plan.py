@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
-from typing import Any, Callable, Sequence
+from datetime import datetime
+from typing import Any, Sequence
 
 PAYLOAD_VERSION = 1
 MIN_MINUTES, MAX_MINUTES = 15, 180
@@ -19,14 +19,6 @@ ITEM_WEIGHT = {"drill": 3, "question": 1}
 CORRECTNESS_SHARE = 0.8           # of an item's points; the rest is for time
 WHAT_IF_CHOICES = 3               # a mock's what-if question is drawn among this many nearest
 COACHED_SETTING = "mock_coached"  # true: the checker names mistakes during a mock (off: like an interview)
-
-Clock = Callable[[], datetime]
-
-
-def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 
 
 @dataclass(frozen=True)

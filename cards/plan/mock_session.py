@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
-from cards.plan.mock_plan import GRADE_RATING, GRADES, PAYLOAD_VERSION, Clock, MockItem, MockPlan, _utc_now
+from cards.plan.mock_plan import GRADE_RATING, GRADES, PAYLOAD_VERSION, MockItem, MockPlan
+from cards.progress.schema import Clock, utc_now
 from cards.progress.store import ProgressStore, parse_iso, utc_iso
 
 Summary = Callable[["MockSession"], dict]
@@ -89,7 +90,7 @@ class MockSession:
     turns the finished session into the JSON kept under the record's "scorecard" key.
     """
 
-    def __init__(self, plan: MockPlan, *, store: ProgressStore | None = None, clock: Clock = _utc_now,
+    def __init__(self, plan: MockPlan, *, store: ProgressStore | None = None, clock: Clock = utc_now,
                  started_at: datetime | None = None, mock_id: str | None = None,
                  record_training: bool = True, fuzz: bool = True, scheduler: Any = None,
                  summarise: Summary | None = None) -> None:
@@ -111,7 +112,7 @@ class MockSession:
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def start(cls, plan: MockPlan, store: ProgressStore | None = None, *, clock: Clock = _utc_now,
+    def start(cls, plan: MockPlan, store: ProgressStore | None = None, *, clock: Clock = utc_now,
               **kwargs: Any) -> "MockSession":
         """Begin a session now; the overall clock starts running at once."""
         session = cls(plan, store=store, clock=clock, **kwargs)
@@ -119,7 +120,7 @@ class MockSession:
         return session
 
     @classmethod
-    def load(cls, store: ProgressStore, mock_id: str, *, clock: Clock = _utc_now,
+    def load(cls, store: ProgressStore, mock_id: str, *, clock: Clock = utc_now,
              **kwargs: Any) -> "MockSession":
         """Reopen a saved session. If it was left running, the time since it was last seen is
         recorded as a "closed" pause (the app was not open, so the clock did not run)."""

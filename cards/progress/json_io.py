@@ -11,7 +11,6 @@ reason, and a file that is not an export at all imports nothing. Stored answer c
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path

@@ -17,6 +17,15 @@ from typing import Callable
 APPLICATION_ID = 0x50504F44  # "PPOD" in `PRAGMA application_id`: marks the file as ours
 
 
+#: What every part of the app asks for the time: `utc_now` unless a test or a replay passes a fixed one.
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    """The default clock: an aware UTC datetime."""
+    return datetime.now(timezone.utc)
+
+
 def utc_iso(when: datetime) -> str:
     """A fixed-width UTC ISO string (text order equals time order); naive datetimes are rejected."""
     if when.tzinfo is None:

@@ -449,13 +449,6 @@ class ProgressStore:
                 put_state(db, "card_state", "card_id", card_id, json.loads(before))
             return card_id
 
-    def undo_last_review(self, source: str | None = None) -> str | None:
-        """Undo the most recent review (optionally only of `source`); returns its card id or None."""
-        sql = "SELECT max(id) FROM review_log" + (" WHERE source = ?" if source else "")
-        with self._write() as db:
-            rid = db.execute(sql, (source,) if source else ()).fetchone()[0]
-            return self.undo_review(rid) if rid is not None else None
-
     def reviews(self, card_id: str | None = None, since: datetime | None = None) -> list[Review]:
         """Review log rows, oldest first, optionally for one card and/or from `since` on."""
         where, args = [], []

@@ -14,11 +14,12 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Iterable
+from typing import Iterable
 
 import fsrs
 
 from cards.decks.loader import Card, DeckSet
+from cards.progress.schema import Clock, utc_now  # the one clock; callers here take it from this module too
 from cards.progress.store import ProgressStore
 
 LEARNING_STATES = (int(fsrs.State.Learning), int(fsrs.State.Relearning))
@@ -26,13 +27,6 @@ REVIEW_STATES = (int(fsrs.State.Review),)
 LEARN_AHEAD = timedelta(minutes=20)  # Anki's default "learn ahead limit"
 DEFAULT_NEW_PER_DAY = 20  # Anki's default
 NEW_PER_DAY_SETTING = "new_per_day"
-
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    """The default clock."""
-    return datetime.now(timezone.utc)
 
 
 def _utc(when: datetime) -> datetime:

@@ -31,13 +31,6 @@ def token_logprobs(logits, input_ids, response_mask) -> tuple[torch.Tensor, torc
     return torch.where(valid, picked, zero), torch.where(valid, entropy, zero)
 
 
-def last_valid_index(response_mask) -> torch.Tensor:
-    """Index of each row's last True position (-1 for a row with none)."""
-    m = torch.as_tensor(response_mask).bool()
-    positions = torch.arange(m.shape[-1]).expand(m.shape)
-    return torch.where(m, positions, torch.full_like(positions, -1)).max(dim=-1).values
-
-
 def token_gae(rewards, values, response_mask, gamma: float = 1.0, lam: float = 0.95):
     """(advantages, returns) [B, T] for right-padded responses.
 

@@ -67,9 +67,3 @@ def reference_update(theta, phi, obs, actions, advantages, returns, minibatches,
             break
     return theta, phi, history
 
-
-def epoch_kls_without_stopping(theta, phi, obs, actions, advantages, returns, minibatches, **hyper) -> list[float]:
-    """Each epoch's mean approx KL when no early stop happens (how the examples place target_kl)."""
-    hyper = {**hyper, "target_kl": None}
-    return [h["approx_kl"] for h in reference_update(theta, phi, obs, actions, advantages, returns, minibatches,
-                                                     **hyper)[2]]

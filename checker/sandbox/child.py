@@ -140,7 +140,7 @@ def _no_distributed_tensors(torch) -> None:
     so the check is skipped, exactly as on a build without torch.distributed."""
     comparison = sys.modules.get("torch.testing._comparison")
     if comparison is not None and "torch.distributed.tensor" not in sys.modules:
-        comparison._HAS_DTENSOR = False
+        comparison._HAS_DTENSOR = False  # type: ignore[attr-defined]
 
 
 def _send(header: dict, blobs=None) -> None:
@@ -285,7 +285,7 @@ def _warnings_as_frames() -> None:
             return
         _send({"type": "warning", "text": str(text)[:2000]})
 
-    warnings._showwarnmsg_impl = send
+    warnings._showwarnmsg_impl = send  # type: ignore[attr-defined]
 
 
 def _signature(fn) -> tuple[list[dict] | None, list[str]]:

@@ -173,7 +173,7 @@ def _from_status(end: Ending, limits: Limits) -> SandboxError:
         if sig == signal.SIGKILL:
             return SandboxError("memory", f"Your code was killed by the system{_where(end)} (SIGKILL), "
                                 "most likely for using too much memory.", call_index=index)
-        words = _SIGNAL_WORDS.get(sig, _describe_status(status))
+        words = _SIGNAL_WORDS.get(sig, _describe_status(status))  # type: ignore[call-overload]
         return SandboxError("crash", f"Your code crashed the process with {words}{_where(end)}. "
                             "This happens with ctypes, unsafe native code or recursion deep enough to "
                             "overflow the C stack.", call_index=index)

@@ -431,7 +431,7 @@ def serve(fd: int, trusted: int, user: int | None = None) -> None:
                     os.close(f)
 
 
-def _fork_child(sock, header: dict, fds: list[int], calls: dict, me: int) -> None:
+def _fork_child(sock, header: dict, fds: list[int], calls: collections.OrderedDict, me: int) -> None:
     request_id = header.get("id")
     held = calls.get(header.get("key"))
     if held is not None:

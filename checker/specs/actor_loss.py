@@ -11,11 +11,6 @@ from checker.specs.losses import LossSpec, draw_array, grid
 METRICS = ("approx_kl", "clip_fraction", "valid_tokens")
 
 
-def _has_padding(ex: Example) -> bool:
-    m = ex.arrays.get("response_mask")
-    return m is not None and not m.all()
-
-
 K3_CLAMP = 10.0  # verl's low_var_kl and OpenRLHF's compute_approx_kl clamp each token's k3 to [-10, 10]
 
 
@@ -205,7 +200,7 @@ class ActorLossSpec(LossSpec):
             ("an unknown reduction", {"log_probs_new": z(1, 1), "log_probs_old": z(1, 1), "advantages": one},
              {"reduction": "sum"}),
         ]
-        return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]
+        return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]  # type: ignore[arg-type]
 
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:

@@ -99,6 +99,12 @@ class Mismatch:
 _LARGEST = np.finfo(np.float64).max
 
 
+def first_where(mask) -> tuple[int, ...]:
+    """The index of the first True entry of `mask` (row-major order) as plain ints: where a check says the
+    answer first differs."""
+    return tuple(int(i) for i in np.argwhere(mask)[0])
+
+
 def close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Elementwise closeness with NaN == NaN and inf == inf of the same sign (np.isclose's rule,
     |a - b| <= atol + rtol |b|, written out: np.isclose costs ~50 us a call on the small arrays here)."""
@@ -138,7 +144,7 @@ def same_outputs(a: dict | None, b: dict | None) -> tuple[str, tuple, Any, Any] 
             return (k, (), x, y)
         ok = close(x, y)
         if not ok.all():
-            idx = tuple(int(i) for i in np.argwhere(~ok)[0]) if x.ndim else ()
+            idx = first_where(~ok) if x.ndim else ()
             return (k, idx, x[idx] if x.ndim else x, y[idx] if y.ndim else y)
     return None
 
@@ -207,7 +213,7 @@ def first_mismatch(expected: dict, got: dict, fields) -> Mismatch | None:
             return Mismatch(name, (), e, g)
         ok = close(g, e)  # the tolerance is relative to the expected value
         if not ok.all():
-            idx = tuple(int(i) for i in np.argwhere(~ok)[0]) if e.ndim else ()
+            idx = first_where(~ok) if e.ndim else ()
             return Mismatch(name, idx, e[idx] if e.ndim else e, g[idx] if g.ndim else g)
     return None
 
@@ -271,7 +277,7 @@ class DrillSpec:
     def to_call(self, ex: Example, framework: str) -> Call:
         import torch
 
-        args = []
+        args: list = []
         for name in self.positional:
             a = ex.arrays.get(name)
             if a is None:

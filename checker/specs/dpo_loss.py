@@ -30,10 +30,6 @@ def _large(ex: Example) -> bool:
     return ex.label.startswith("edge: large margins")
 
 
-def _has_padding(ex: Example) -> bool:
-    return ex.invalid is None and not (ex.arrays["chosen_mask"].all() and ex.arrays["rejected_mask"].all())
-
-
 def _softplus(x: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, x)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, close, relation_compare
+from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, close, relation_compare, first_where
 
 
 def _no_dones(ex: Example) -> bool:
@@ -24,7 +24,7 @@ def _returns_are_a_plus_v(ex: Example, got: dict) -> str | None:
     ok = close(want, got["returns"])
     if ok.all():
         return None
-    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    idx = first_where(~ok)
     where = f"t = {idx[-1]}" if len(idx) == 1 else f"row {idx[0]}, t = {idx[1]}"
     return (f"at {where} your returns are {got['returns'][idx]:.6g} but your advantages + values[:T] "
             f"give {want[idx]:.6g}")
@@ -42,7 +42,7 @@ def _recursion_holds(ex: Example, got: dict) -> str | None:
     ok = close(a[..., :-1], want)
     if ok.all():
         return None
-    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    idx = first_where(~ok)
     where = f"t = {idx[-1]}" if len(idx) == 1 else f"row {idx[0]}, t = {idx[1]}"
     return (f"at {where} your A_t is {a[..., :-1][idx]:.6g} but delta_t + gamma * lam * (your A_{{t+1}}) is "
             f"{want[idx]:.6g}")
@@ -58,7 +58,7 @@ def _done_cut_compare(got: dict, where=None) -> str | None:
     ok = close(a, b)
     if ok.all():
         return None
-    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    idx = first_where(~ok)
     return (f"with dones[{DONE_CUT_K}] = 1, changing only the rewards and values after step {DONE_CUT_K} changed your "
             f"A at t = {idx[-1]} from {a[idx]:.6g} to {b[idx]:.6g}")
 

@@ -164,12 +164,12 @@ class KlPenaltySpec(NamedOutputsSpec):
             Check("penalty", "the penalty beta * mean(KL) is added to the loss",
                   "L^KLPEN is maximised, so the loss to minimise is -mean(ratio * A) + beta * mean(KL); with "
                   "every KL in the band your losses{at} are {got}, expected {expected}.",
-                  applies=lambda ex: valid(ex) and ex.arrays["kl"].any() and _minibatch_sides(ex) == {"band"}
-                  and _mean_side(ex) == "band", fields=("losses",)),
+                  applies=lambda ex: bool(valid(ex) and ex.arrays["kl"].any() and _minibatch_sides(ex) == {"band"}
+                  and _mean_side(ex) == "band"), fields=("losses",)),
             Check("losses-use-this-beta", "every minibatch's loss uses the beta passed in",
                   "beta is updated after the iteration, so all of this iteration's losses use the beta it was "
                   "called with ({beta}); on {label}, your losses{at} are {got}, expected {expected}.",
-                  applies=lambda ex: valid(ex) and _mean_side(ex) != "band" and ex.arrays["kl"].any(),
+                  applies=lambda ex: bool(valid(ex) and _mean_side(ex) != "band" and ex.arrays["kl"].any()),
                   fields=("losses",)),
             Check("beta-doubles", "beta doubles when the mean KL exceeds 1.5 * target",
                   "The iteration's mean KL is above 1.5 * kl_target, so beta must double; expected {expected}, got "

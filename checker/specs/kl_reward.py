@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import relation_compare, Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close, first_where
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
 WORKED_LOGP = [[-1.0, -0.5, -2.0, -0.1], [-0.3, -1.2, 0.0, 0.0], [-2.0, -9.0, -9.0, -9.0]]
 WORKED_REF = [[-1.5, -0.5, -1.0, -0.1], [-0.8, -1.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]]
@@ -32,7 +32,7 @@ def _parts(ex: Example):
 
 
 def _first_bad(bad: np.ndarray):
-    return tuple(int(i) for i in np.argwhere(bad)[0])
+    return first_where(bad)
 
 
 def _kl_on_valid_tokens(ex: Example, got: dict) -> str | None:
@@ -53,7 +53,7 @@ def _kl_on_last_token(ex: Example, got: dict) -> str | None:
     want, have = kl_term[rows, last], got["rewards"][rows, last]
     bad = ~close(have, want)
     if bad.any():
-        b = int(np.argwhere(bad)[0][0])
+        b = first_where(bad)[0]
         return (f"row {b} has score 0, so its last valid token (t = {int(last[b])}) must get just the KL term "
                 f"{want[b]:.6g}; yours is {have[b]:.6g}")
     return None

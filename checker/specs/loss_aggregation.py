@@ -102,7 +102,7 @@ class LossAggregationSpec(LossSpec):
             ("an unknown loss_agg_mode", {"loss_agg_mode": "seq-mean"}),
             ("norm_const = 0", {"loss_agg_mode": "seq-mean-token-sum-norm", "norm_const": 0.0}),
         ]
-        return ok + [Example(clean, h, f"contract: {what}", invalid=what) for what, h in bad]
+        return ok + [Example(clean, h, f"contract: {what}", invalid=what) for what, h in bad]  # type: ignore[arg-type]
 
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:

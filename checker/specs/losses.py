@@ -40,7 +40,7 @@ def single_element(ex: Example) -> bool:
 class LossSpec(DrillSpec):
     """A drill whose answer is one scalar loss."""
 
-    output_fields = ("loss",)
+    output_fields: tuple[str, ...] = ("loss",)
 
     def reference_loss(self, tensors: dict, hyper: dict):
         """The reference loss (a 0-d float64 tensor) from float64 tensors and full hyperparameters."""
@@ -87,7 +87,7 @@ class LossSpec(DrillSpec):
     def axes(self, framework: str) -> list[Axis]:
         out = super().axes(framework)
         # the loss only: on a small class a gradient alone matches a wrong mistake by coincidence too often
-        out += [Axis(f"loss-{cid}", f"the loss {words}", "loss", applies, group="main")
+        out += [Axis(f"loss-{cid}", f"the loss {words}", "loss", applies, group="main")  # type: ignore[arg-type]
                 for cid, words, applies in self.example_classes()]
         return out
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close, relation_compare
+from checker.specs.base import Check, Example, close, relation_compare, first_where
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
 WORKED_ADV = [[1.0, 2.0, 3.0], [4.0, 100.0, -50.0]]
 WORKED_LENGTHS = [3, 1]
@@ -69,7 +69,7 @@ def _batch_compare(got: dict, where=None) -> str | None:
     ok = close(rows, one)
     if ok.all():
         return None
-    k = int(np.argwhere(~ok)[0][0])
+    k = first_where(~ok)[0]
     b = int(np.searchsorted(np.cumsum(_BATCH_ROWS), k, side="right"))
     t = k - int(sum(_BATCH_ROWS[:b]))
     return (f"the value at row {b}, t = {t} whitens to {rows[k]:.6g} in the batch of rows {list(_BATCH_ROWS)} but to "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, Expected, OutputProblem, describe
+from checker.specs.base import Check, Example, Expected, OutputProblem, describe, first_where
 from checker.specs.losses import LossSpec, draw_array, grid
 from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, number, related, relation_check,
                                          right_padded)
@@ -81,7 +81,7 @@ def _finite_outputs(ex: Example, got: dict) -> str | None:
         return f"on {ex.label} your " + ", ".join(f"{k} is {float(np.asarray(got[k]))}" for k in bad)
     grad = got.get("grad:log_prob")
     if grad is not None and not np.isfinite(grad).all():
-        b, t = np.argwhere(~np.isfinite(grad))[0]
+        b, t = first_where(~np.isfinite(grad))
         return f"on {ex.label} the gradient w.r.t. log_prob is {grad[b, t]} at row {b}, t = {t}"
     return None
 
@@ -189,7 +189,7 @@ class PolicyLossFullSpec(LossSpec):
         bad = [("an unknown loss_agg_mode", {"loss_agg_mode": "sum"}),
                ("dual_clip = 1.0 (it must exceed 1)", {"dual_clip": 1.0}),
                ("dual_clip = 0.5", {"dual_clip": 0.5})]
-        return ok + [Example(base, h, f"contract: {what}", invalid=what) for what, h in bad]
+        return ok + [Example(base, h, f"contract: {what}", invalid=what) for what, h in bad]  # type: ignore[arg-type]
 
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:

@@ -243,7 +243,7 @@ class PpoUpdateSpec(NamedOutputsSpec):
         if framework == "torch":
             _warm_problem_loss()
         problem = TORCH_PROBLEM if framework == "torch" else NUMPY_PROBLEM
-        args = [problem]
+        args: list = [problem]
         for name in ARRAYS:
             a = np.array(ex.arrays[name], copy=True)
             args.append(torch.from_numpy(a) if framework == "torch" else a)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close
+from checker.specs.base import Check, Example, close, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -16,7 +16,7 @@ def _row_sums_zero(ex: Example, got: dict) -> str | None:
     sums = got["advantages"].sum(-1)
     bad = ~close(sums, np.zeros_like(sums))
     if bad.any():
-        p = int(np.argwhere(bad)[0][0])
+        p = first_where(bad)[0]
         return f"the advantages of prompt {p} sum to {float(sums[p]):.6g}"
     return None
 
@@ -28,7 +28,7 @@ def _pairwise_scale(ex: Example, got: dict) -> str | None:
     have = a[:, :, None] - a[:, None, :]
     bad = ~close(have, want)
     if bad.any():
-        p, i, j = (int(x) for x in np.argwhere(bad)[0])
+        p, i, j = first_where(bad)
         return (f"for prompt {p}, samples {i} and {j}: r_i - r_j = {float(r[p, i] - r[p, j]):.6g}, so A_i - A_j "
                 f"must be K / (K - 1) times that = {float(want[p, i, j]):.6g}; yours is {float(have[p, i, j]):.6g}")
     return None

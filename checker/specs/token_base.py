@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected, Mismatch, OutputProblem, describe
+from checker.specs.base import Check, DrillSpec, Example, Expected, Mismatch, OutputProblem, describe, first_where
 
 # What padded slots may hold, for the strategies: harmless zeros, ordinary numbers, and the poison
 # that `x * mask` lets through (NaN * 0 is NaN, inf * 0 is NaN).
@@ -66,7 +66,7 @@ def padding_zero(names: tuple[str, ...], mask_of: Callable[[Example], np.ndarray
             g = np.asarray(got[name], dtype=np.float64)
             bad = pad & ~(g == 0.0)
             if bad.any():
-                b, t = (int(i) for i in np.argwhere(bad)[0])
+                b, t = first_where(bad)
                 return f"your {name} at row {b}, t = {t} (a padded position) is {g[b, t]:.6g}, not 0"
         return None
     return check

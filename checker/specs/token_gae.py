@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import relation_compare, Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -32,7 +32,7 @@ def _returns_are_a_plus_v(ex: Example, got: dict) -> str | None:
         want = got["advantages"] + _f(ex, "values")
     bad = mask & ~close(want, got["returns"])
     if bad.any():
-        b, t = (int(i) for i in np.argwhere(bad)[0])
+        b, t = first_where(bad)
         return (f"at row {b}, t = {t} your returns are {got['returns'][b, t]:.6g} but your advantages + values "
                 f"give {want[b, t]:.6g}")
     return None
@@ -45,7 +45,7 @@ def _last_token(ex: Example, got: dict) -> str | None:
     have = got["advantages"][rows, last]
     bad = ~close(have, want)
     if bad.any():
-        b = int(np.argwhere(bad)[0][0])
+        b = first_where(bad)[0]
         return (f"row {b} ends at t = {int(last[b])}, so its advantage there is r - V = {want[b]:.6g} (nothing "
                 f"after it: no bootstrap, no carry); yours is {have[b]:.6g}")
     return None
@@ -64,7 +64,7 @@ def _recursion_holds(ex: Example, got: dict) -> str | None:
         want = delta + gamma * lam * a[b, 1:n]
         ok = close(a[b, :n - 1], want)
         if not ok.all():
-            t = int(np.argwhere(~ok)[0][0])
+            t = first_where(~ok)[0]
             return (f"at row {b}, t = {t} your A_t is {a[b, t]:.6g} but delta_t + gamma * lam * (your A_(t+1)) is "
                     f"{want[t]:.6g}")
     return None

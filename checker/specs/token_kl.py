@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import relation_compare, Check, Example, close
+from checker.specs.base import relation_compare, Check, Example, close, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -37,7 +37,7 @@ def _nonnegative(ex: Example, got: dict) -> str | None:
     kl, mask = got["kl"], ex.arrays["response_mask"]
     bad = mask & ~(kl >= -1e-12)
     if bad.any():
-        b, t = (int(i) for i in np.argwhere(bad)[0])
+        b, t = first_where(bad)
         return f"with estimator={_estimator(ex)!r} your kl at row {b}, t = {t} is {kl[b, t]:.6g}"
     return None
 
@@ -47,7 +47,7 @@ def _zero_where_equal(ex: Example, got: dict) -> str | None:
     same = mask & (lp == ref)
     bad = same & ~(np.abs(got["kl"]) <= 1e-9)
     if bad.any():
-        b, t = (int(i) for i in np.argwhere(bad)[0])
+        b, t = first_where(bad)
         return f"at row {b}, t = {t} log_probs equals ref_log_probs, yet your kl there is {got['kl'][b, t]:.6g}"
     return None
 

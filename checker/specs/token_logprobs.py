@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, Expected, close
+from checker.specs.base import Check, Example, Expected, close, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec
 
@@ -61,7 +61,7 @@ def _shift_invariant(ex: Example, got: dict) -> str | None:
         a, b = got[name][0], got[name][1]
         ok = close(a, b)
         if not ok.all():
-            t = int(np.argwhere(~ok)[0][0])
+            t = first_where(~ok)[0]
             return (f"your {name} at t = {t} is {a[t]:.6g} for row 0 but {b[t]:.6g} for row 1, whose logits are "
                     f"row 0's plus {SHIFTS.get(ex.label, 1000.0):g}")
     return None
@@ -71,7 +71,7 @@ def _logprob_range(ex: Example, got: dict) -> str | None:
     lp, valid = got["log_probs"], _valid(ex)
     bad = valid & ~(np.isfinite(lp) & (lp <= 1e-9))
     if bad.any():
-        b, t = (int(i) for i in np.argwhere(bad)[0])
+        b, t = first_where(bad)
         return f"at row {b}, t = {t} your log-prob is {lp[b, t]:.6g}"
     return None
 
@@ -81,7 +81,7 @@ def _entropy_range(ex: Example, got: dict) -> str | None:
     top = np.log(_vocab(ex)) + 1e-6
     bad = valid & ~(np.isfinite(h) & (h >= -1e-9) & (h <= top))
     if bad.any():
-        b, t = (int(i) for i in np.argwhere(bad)[0])
+        b, t = first_where(bad)
         return f"at row {b}, t = {t} your entropy is {h[b, t]:.6g} (log V = {top:.6g})"
     return None
 

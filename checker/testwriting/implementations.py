@@ -33,7 +33,7 @@ def strip(source: str) -> str:
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+                    and isinstance(body[0].value.value, str):  # type: ignore[attr-defined]
                 node.body = body[1:] or [ast.Pass()]
     return ast.unparse(tree) + "\n"
 
