@@ -149,7 +149,7 @@ class CriticFreeSpec(LlmOutputsSpec):
             for ex in self.padding_pair(long, {"group_size": 3, "estimator": est, "kl_coef": 0.5},
                                         f"six responses ({est})", FLOATS):
                 ok.append(Example(ex.arrays, ex.hyper, ex.label, relation=(f"padding-{est}", ex.relation[1])))
-        bad = [("an unknown estimator 'grpo'", worked, {"estimator": "grpo"}),
+        bad: list[tuple[str, dict, dict]] = [("an unknown estimator 'grpo'", worked, {"estimator": "grpo"}),
                ("B = 4 with group_size = 3", worked, {"group_size": 3, "estimator": "dr_grpo"}),
                ("group_size = 0", worked, {"group_size": 0, "estimator": "reinforce_pp_baseline"}),
                ("one valid token in the whole batch (nothing to whiten)",

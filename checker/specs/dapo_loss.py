@@ -158,7 +158,7 @@ class DapoSpec(LlmOutputsSpec):
 
         from checker.sandbox.model import Call
 
-        args = []
+        args: list = []
         for name in self.positional[:5]:
             a = np.array(ex.arrays[name], copy=True)
             args.append(torch.from_numpy(a) if framework == "torch" else a)

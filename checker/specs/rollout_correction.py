@@ -146,7 +146,7 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
             for ex in self.padding_pair(near, {"level": level, "mode": "mask"}, f"rows of 2 and 3 tokens ({level}, mask)",
                                         FLOATS):
                 ok.append(Example(ex.arrays, ex.hyper, ex.label, relation=(f"padding-{level}", ex.relation[1])))
-        bad = [("an unknown level 'geometric'", {"level": "geometric"}), ("an unknown mode 'clip'", {"mode": "clip"}),
+        bad: list[tuple[str, dict]] = [("an unknown level 'geometric'", {"level": "geometric"}), ("an unknown mode 'clip'", {"mode": "clip"}),
                ("threshold = 1 (it must exceed 1)", {"threshold": 1.0}), ("threshold = 0.5", {"threshold": 0.5})]
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
