@@ -478,7 +478,7 @@ def test_mock_interviews_draw_the_llm_drills():
     from cards.plan.mock import plan_mock
 
     drawn: set[str] = set()
-    for seed in range(120):
+    for seed in range(400):
         drawn.update(i.ref for i in plan_mock(seed, 60).items if i.kind == "drill")
     assert set(LLM_DRILLS) | set(LLM_PITFALLS) <= drawn
 

@@ -122,7 +122,7 @@ def test_track_order_puts_the_token_drills_after_the_crib_sheet():
 def test_mock_interviews_draw_the_token_drills():
     from cards.plan.mock_plan import plan_mock
 
-    drawn = {item.ref for seed in range(120) for item in plan_mock(seed, 45).drills}
+    drawn = {item.ref for seed in range(400) for item in plan_mock(seed, 45).drills}
     assert set(CORE) <= drawn, set(CORE) - drawn
     assert {"fix-kl-direction", "fix-advantage-normalisation"} & drawn
 
