@@ -118,7 +118,7 @@ def test_a_wrong_choice_is_named_with_what_rules_it_out(drill):
 
 
 def test_the_why_line_must_name_a_statistic():
-    d = get_drill("run-frozen-ratio")
+    d = get_drill("run-01")
     letter = LETTERS[d.choices.index(d.answer)]
     vague = d.starter("run").replace("cause: \n", f"cause: {letter}\n").replace("why: \n", "why: it looks off\n")
     report = check(vague, d.id)
@@ -128,7 +128,7 @@ def test_the_why_line_must_name_a_statistic():
 
 
 def test_sheets_are_read_leniently():
-    d = get_drill("run-early-stop")
+    d = get_drill("run-04")
     right = LETTERS[d.choices.index(d.answer)]
     for written in (right, right.lower(), f"({right})", f"{right}. the early stop", d.answer):
         assert resolve_cause(d, written) == d.answer, written
@@ -138,7 +138,7 @@ def test_sheets_are_read_leniently():
 
 
 def test_start_writes_the_sheet_and_check_grades_it(tmp_path, capsys):
-    d = get_drill("run-sampler-gap")
+    d = get_drill("run-06")
     path = tmp_path / "sheet.txt"
     assert main(["start", d.id, str(path)]) == 0
     text = path.read_text(encoding="utf-8")
@@ -160,10 +160,10 @@ def test_start_writes_the_sheet_and_check_grades_it(tmp_path, capsys):
 
 
 def test_the_sheet_shows_every_statistic_the_issue_names():
-    text = get_drill("run-clip-band").starter("run")
+    text = get_drill("run-07").starter("run")
     for name in ("approx_kl", "clip_frac", "entropy", "expl_var", "v_loss"):
         assert name in text
-    assert all(math.isfinite(ep["approx_kl"]) for _, ep in _epochs(get_drill("run-clip-band").run_log))
+    assert all(math.isfinite(ep["approx_kl"]) for _, ep in _epochs(get_drill("run-07").run_log))
 
 
 def test_the_mock_draws_them_and_the_plan_counts_them():
@@ -187,7 +187,7 @@ def test_the_mock_draws_them_and_the_plan_counts_them():
 def test_the_chinese_sheet_fits_the_terminal_and_is_graded_alike(tmp_path, capsys):
     import unicodedata
 
-    d = get_drill("run-clip-band")
+    d = get_drill("run-07")
     path = tmp_path / "zh.txt"
     assert main(["start", d.id, str(path), "--lang", "zh"]) == 0
     text = path.read_text(encoding="utf-8")

@@ -29,7 +29,7 @@ async def test_read_a_run_choose_wrong_then_right():
     checker = ScriptedChecker()
     app = PpoDrillApp(clock=FixedClock(), checker_factory=lambda: checker, fuzz=False)
     app.animation_level = "none"
-    drill = get_drill("run-frozen-ratio")
+    drill = get_drill("run-01")
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(500):
             if app.session is not None:
