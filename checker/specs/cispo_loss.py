@@ -9,6 +9,7 @@ import numpy as np
 
 from checker.specs.base import Axis, Check, Example
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
 
 FLOATS = ("log_prob", "old_log_prob", "advantages")
@@ -42,7 +43,7 @@ class CispoSpec(LlmOutputsSpec):
     def strategy(self, framework: str):
         from hypothesis import strategies as st
 
-        from checker.specs.token_batches import draw_lengths, fill_padding
+        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -52,12 +53,9 @@ class CispoSpec(LlmOutputsSpec):
             lr = draw_array(draw, grid(-0.75, 0.75, 0.0625), (B, T))
             adv = draw_array(draw, grid(-2.0, 2.0, 0.25), (B, T))
             arrays = {"log_prob": old + lr, "old_log_prob": old, "advantages": adv, "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             if draw(st.integers(0, 4)) == 0:
-                arrays = {k: (v.astype(np.float32) if k in FLOATS else v) for k, v in arrays.items()}
+                arrays = as_float32(arrays, FLOATS)
             hyper = {}
             high = draw(st.sampled_from([None, 0.28, 0.2, 1.0, 4.0]))
             if high is not None:
@@ -97,7 +95,7 @@ class CispoSpec(LlmOutputsSpec):
             Example(skew, {}, "edge: rows of 64, 1 and 17 tokens, -inf padding"),
             Example(skew, {"eps_low": 0.5}, "edge: rows of 64, 1 and 17 tokens, eps_low = 0.5"),
             Example(at_cap, {}, "edge: one ratio exactly 1.28, one 0.5"),
-            Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in far.items()}, {},
+            Example(as_float32(far, FLOATS), {},
                     "edge: float32 inputs"),
             Example({"log_prob": f([[-0.3]]), "old_log_prob": f([[-1.0]]), "advantages": f([[2.0]]),
                      "response_mask": right_padded([1], 1)}, {}, "edge: one token, ratio e^0.7"),

@@ -73,7 +73,7 @@ class CriticFreeSpec(LlmOutputsSpec):
         from hypothesis import strategies as st
 
         from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, fill_padding
+        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -91,10 +91,7 @@ class CriticFreeSpec(LlmOutputsSpec):
             ref = draw_array(draw, grid(-3.0, -0.25, 0.25), (B, T))
             old = ref + draw_array(draw, grid(-1.0, 1.0, 0.25), (B, T))
             arrays = {"scores": scores, "old_log_prob": old, "ref_log_prob": ref, "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             if draw(st.integers(0, 4)) == 0:
                 arrays = {k: (v.astype(np.float32) if v.dtype.kind == "f" else v) for k, v in arrays.items()}
             hyper = {"group_size": G} if G > 1 or draw(st.booleans()) else {}

@@ -12,6 +12,7 @@ import numpy as np
 
 from checker.specs.base import Axis, Check, Example, close
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.token_batches import as_float32
 
 FLOATS = ("log_prob", "old_log_prob")
 WORKED = "edge: worked example"
@@ -68,7 +69,7 @@ class DapoSpec(LlmOutputsSpec):
         from hypothesis import strategies as st
 
         from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import fill_padding
+        from checker.specs.token_batches import maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -84,10 +85,7 @@ class DapoSpec(LlmOutputsSpec):
             scores = draw_array(draw, st.sampled_from([0.0, 1.0, 1.0, 0.5]), (B,))
             arrays = {"log_prob": new, "old_log_prob": old, "scores": scores, "response_mask": mask,
                       "truncated": truncated}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             hyper = {"group_size": G, "max_len": max_len, "cache_len": cache_len}
             band = draw(st.sampled_from([None, (0.2, 0.28), (0.1, 0.3), (0.2, 0.2)]))
             if band is not None:
@@ -130,7 +128,7 @@ class DapoSpec(LlmOutputsSpec):
             Example(long, {"group_size": 3, "max_len": 64, "cache_len": 16}, "edge: responses of 1 to 64 tokens, buffer 16"),
             Example(long, {"group_size": 2, "max_len": 64, "cache_len": 30, "clip_low": 0.1, "clip_high": 0.3},
                     "edge: responses of 1 to 64 tokens, buffer 30, a (0.1, 0.3) band"),
-            Example({k: (v.astype(np.float32) if k in FLOATS + ("scores",) else v) for k, v in worked.items()},
+            Example(as_float32(worked, FLOATS + ("scores",)),
                     dict(WORKED_HYPER), "edge: float32 inputs"),
         ]
         ok += [Example(worked, dict(WORKED_HYPER), "edge: the worked example (defaults left out)",

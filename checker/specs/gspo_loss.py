@@ -11,6 +11,7 @@ import numpy as np
 
 from checker.specs.base import Axis, Check, Example
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.token_batches import as_float32
 
 FLOATS = ("log_prob", "old_log_prob", "advantages")
 WORKED = "edge: worked example"
@@ -61,7 +62,7 @@ class GspoSpec(LlmOutputsSpec):
         from hypothesis import strategies as st
 
         from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, fill_padding
+        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -75,10 +76,7 @@ class GspoSpec(LlmOutputsSpec):
             else:
                 adv = draw_array(draw, grid(-2.0, 2.0, 0.25), (B, T))
             arrays = {"log_prob": old + lr, "old_log_prob": old, "advantages": adv, "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             hyper = {}
             band = draw(st.sampled_from([None, None, (0.2, 0.28), (3e-4, 4e-4), (1e-3, 1e-3)]))
             if band is not None:
@@ -112,7 +110,7 @@ class GspoSpec(LlmOutputsSpec):
             Example(long, {}, "edge: rows of 64, 1 and 17 tokens, -inf padding"),
             Example({"log_prob": f([[-0.9997]]), "old_log_prob": f([[-1.0]]), "advantages": f([[1.0]]),
                      "response_mask": right_padded([1], 1)}, {}, "edge: one token, log-ratio 3e-4"),
-            Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in wide.items()},
+            Example(as_float32(wide, FLOATS),
                     {"clip_low": 0.2, "clip_high": 0.28}, "edge: float32 inputs"),
         ]
         ok += self.defaults_pair(worked, "the worked example")

@@ -9,6 +9,7 @@ import numpy as np
 
 from checker.specs.base import Axis, Check, Example
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
 
 TYPES = ("k1", "k2", "k3", "k3+")
@@ -43,7 +44,7 @@ class KlLossSpec(LlmOutputsSpec):
     def strategy(self, framework: str):
         from hypothesis import strategies as st
 
-        from checker.specs.token_batches import draw_lengths, fill_padding
+        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -52,12 +53,9 @@ class KlLossSpec(LlmOutputsSpec):
             ref = draw_array(draw, grid(-4.0, -0.125, 0.125), (B, T))
             d = draw_array(draw, grid(-2.0, 2.0, 0.125), (B, T))
             arrays = {"log_prob": ref + d, "ref_log_prob": ref, "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             if draw(st.integers(0, 4)) == 0:
-                arrays = {k: (v.astype(np.float32) if k in FLOATS else v) for k, v in arrays.items()}
+                arrays = as_float32(arrays, FLOATS)
             kind = draw(st.sampled_from([None, *TYPES]))
             return Example(arrays, {} if kind is None else {"kl_type": kind})
         return draw()
@@ -86,7 +84,7 @@ class KlLossSpec(LlmOutputsSpec):
             ok.append(Example(skew, {"kl_type": t}, f"edge: rows of 64, 1 and 17 tokens, -inf padding ({t})"))
         ok.append(Example({"log_prob": f([[-0.7]]), "ref_log_prob": f([[-0.7]]), "response_mask": right_padded([1], 1)},
                           {"kl_type": "k3"}, "edge: one token, policy equal to the reference"))
-        ok.append(Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in two.items()},
+        ok.append(Example(as_float32(two, FLOATS),
                           {"kl_type": "k3+"}, "edge: float32 inputs"))
         ok += self.defaults_pair(two, "rows of 4 and 3 tokens")
         for t in ("k3", "k3+"):

@@ -9,8 +9,8 @@ import numpy as np
 
 from checker.specs.base import Check, Example, Expected, OutputProblem, describe, first_where
 from checker.specs.losses import LossSpec, draw_array, grid
-from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, number, related, relation_check,
-                                         right_padded)
+from checker.specs.token_batches import (as_float32, draw_lengths, maybe_fill_padding, mode_axes, number, related,
+                                         relation_check, right_padded)
 
 MODES = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
 STATS = ("clip_frac", "approx_kl", "ratio_min", "ratio_max")
@@ -117,12 +117,9 @@ class PolicyLossFullSpec(LossSpec):
             lr = draw_array(draw, grid(-0.75, 0.75, 0.0625), (B, T))
             adv = draw_array(draw, grid(-2.0, 2.0, 0.25), (B, T))
             arrays = {"log_prob": old + lr, "old_log_prob": old, "advantages": adv, "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             if draw(st.integers(0, 4)) == 0:
-                arrays = {k: (v.astype(np.float32) if k in FLOATS else v) for k, v in arrays.items()}
+                arrays = as_float32(arrays, FLOATS)
             hyper = {}
             low = draw(st.sampled_from([None, 0.2, 0.1]))
             if low is not None:
@@ -167,7 +164,7 @@ class PolicyLossFullSpec(LossSpec):
                       f"edge: rows of 2 and 1 tokens, dual clip and a (0.1, 0.3) band ({m})") for m in MODES],
             *[Example(skew, {"loss_agg_mode": m, "dual_clip": 3.0, "clip_high": 0.28},
                       f"edge: rows of 64, 1 and 17 tokens, -inf padding ({m})") for m in MODES],
-            Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in two.items()},
+            Example(as_float32(two, FLOATS),
                     {"clip_low": 0.1, "clip_high": 0.3}, "edge: float32 inputs"),
             *[Example({**two, "log_prob": np.where(two["response_mask"], two["log_prob"] - 1000.0, two["log_prob"]),
                        "old_log_prob": np.where(two["response_mask"], two["old_log_prob"] - 1000.0,

@@ -14,6 +14,7 @@ import numpy as np
 
 from checker.specs.base import Axis, Check, Example
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.token_batches import as_float32
 
 FLOATS = ("log_prob", "old_log_prob", "rollout_log_prob", "advantages")
 LEVELS = ("token", "sequence")
@@ -71,7 +72,7 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
         from hypothesis import strategies as st
 
         from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, fill_padding
+        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -83,10 +84,7 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
             adv = draw_array(draw, grid(-2.0, 2.0, 0.25), (B, T))
             arrays = {"log_prob": new, "old_log_prob": old, "rollout_log_prob": rollout, "advantages": adv,
                       "response_mask": mask}
-            if draw(st.booleans()):
-                nonfinite = draw(st.booleans())
-                for k in FLOATS:
-                    arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+            arrays = maybe_fill_padding(draw, arrays, mask, FLOATS)
             hyper = {}
             for key, values in (("level", LEVELS), ("mode", MODES)):
                 v = draw(st.sampled_from([None, *values]))
@@ -132,7 +130,7 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
                        Example(boundary, h, f"edge: weights exactly 2 and 0.5 ({level}, {mode})"),
                        Example(boundary, dict(h, threshold=1.5), f"edge: weights 2 and 0.5, threshold 1.5 ({level}, {mode})"),
                        Example(long, h, f"edge: rows of 48, 1 and 20 tokens ({level}, {mode})")]
-        ok += [Example({k: (v.astype(np.float32) if k in FLOATS else v) for k, v in worked.items()},
+        ok += [Example(as_float32(worked, FLOATS),
                        {"level": "sequence", "mode": "mask"}, "edge: float32 inputs"),
                Example(dict(worked, log_prob=worked["old_log_prob"]), {"level": "token", "mode": "truncate"},
                        "edge: the policy has not moved (log_prob == old_log_prob)"),

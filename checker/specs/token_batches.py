@@ -31,6 +31,24 @@ def fill_padding(draw, values: np.ndarray, mask: np.ndarray, allow_nonfinite: bo
     return out
 
 
+
+def maybe_fill_padding(draw, arrays: dict, mask: np.ndarray, keys) -> dict:
+    """Half the time, every float input in `keys` gets garbage in its padded slots (half of those times NaN
+    and inf too): the draws a token-batch strategy makes, in one place."""
+    from hypothesis import strategies as st
+
+    if draw(st.booleans()):
+        nonfinite = draw(st.booleans())
+        arrays = dict(arrays)
+        for k in keys:
+            arrays[k] = fill_padding(draw, arrays[k], mask, allow_nonfinite=nonfinite)
+    return arrays
+
+
+def as_float32(arrays: dict, keys) -> dict:
+    """The same inputs with the float ones in `keys` as float32 (the edge every token drill checks)."""
+    return {k: (v.astype(np.float32) if k in keys else v) for k, v in arrays.items()}
+
 def number(value, what: str) -> float:
     """A statistic the candidate returned: a Python number or a 0-d array/tensor (not a bool)."""
     if isinstance(value, bool) or not (isinstance(value, (int, float)) or getattr(value, "shape", None) == ()):
