@@ -31,8 +31,8 @@ def drill_statuses_for_cli(drill_ids: list[str]) -> dict:
     """A `checker.cli.STATUS_SOURCES` entry: each drill's status and best passing time from the progress
     store ({} with a warning on stderr when progress cannot be read: the list still prints)."""
     try:
+        from cards.plan.progress_summary import drill_statuses
         from cards.progress.store import open_store
-        from tui.summary import drill_statuses
 
         with open_store() as store:
             found = drill_statuses(store, drill_ids)
@@ -47,7 +47,7 @@ def cmd_next(args: argparse.Namespace) -> int:
     """`ppo-drill next`: the first drill in track order not passed yet, started like `start`."""
     from checker import cli as checker_cli
     from drills import load_drills
-    from tui.summary import PASSED
+    from cards.plan.progress_summary import PASSED
 
     drills = load_drills()
     statuses = drill_statuses_for_cli([d.id for d in drills])
@@ -132,7 +132,7 @@ def record_cli_check(report, args, source: str) -> None:
             record_check(store, drill_id=report.drill, framework=report.framework,
                          passed=report.passed, mistakes=[(d.id, d.card) for d in report.diagnoses],
                          started_at=started, finished_at=now, elapsed_s=elapsed, target_minutes=target,
-                         code=source, source="cli", tests=report.tests,
+                         code=source, source="cli", caught_share=report.tests.caught_share if report.tests is not None else None,
                          preview=preview)
     except Exception as exc:  # noqa: BLE001 - StoreError and anything else: warn, never break the check
         print(f"ppo-drill: warning: this attempt was not recorded in your progress: {exc}",

@@ -23,9 +23,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
+from cards.plan.progress_summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses,
+                                        format_seconds, streak, streak_before, weakest_topics)
 from tui.widgets.plan_panel import PlanPanel
-from tui.summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses, format_seconds,
-                         streak, streak_before, weakest_topics)
 from tui.widgets.textual_guards import Header
 
 

@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Static
 
-from tui.summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
+from cards.plan.progress_summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
 from tui.widgets.textual_guards import Header
 
 FILTERS = ("topic", "difficulty", "framework", "status")

@@ -20,11 +20,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 
+from cards.plan.progress_summary import format_seconds
 from cards.progress import drafts
 from tui.checking import CheckRunner
 from tui.screens.code_view import CodeScreen
 from tui.screens.confirm import ConfirmScreen
-from tui.summary import format_seconds
 from tui.widgets.code_editor import CodeEditor
 from tui.widgets.countdown import Countdown
 from tui.widgets.markdown_text import MarkdownText

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tui.summary import format_seconds
+from cards.plan.progress_summary import format_seconds
 
 
 class Countdown(Static):

@@ -1,13 +1,13 @@
-"""tui.summary: the dashboard's drill status, streak and weakest topics, from a real store."""
+"""cards.plan.progress_summary: drill status, streak and weakest topics, from a real store."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
 from cards.decks.loader import load_decks
+from cards.plan.progress_summary import (FAILED, NEVER, PASSED, drill_statuses, format_seconds, streak,
+                                        streak_before, weakest_topics)
 from cards.progress.store import open_store
 from cards.schedule.scheduler import Scheduler
-from tui.summary import (FAILED, NEVER, PASSED, drill_statuses, format_seconds, streak, streak_before,
-                         weakest_topics)
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 

@@ -1,6 +1,9 @@
-"""The dashboard's numbers, as plain functions over the progress store: drill status, streak and
-weakest topics. No Textual here, so they are tested without an app; no scheduling either (that is
-`cards.schedule.scheduler`)."""
+"""Where the candidate stands, as plain functions over the progress store: each drill's status and
+best time (`drill_statuses()`), the streak of active days (`streak()`, `streak_before()`), the weakest
+topics (`weakest_topics()`), and `format_seconds()`, the "m:ss" those times are shown in.
+
+The dashboard, the drill list and `ppo-drill drills` show these; the stats screen's charts and
+`ppo-drill stats` are `cards.plan.stats`. Reading only, no scheduling (that is `cards.schedule`)."""
 from __future__ import annotations
 
 from collections import defaultdict
