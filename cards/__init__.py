@@ -7,11 +7,13 @@
   `DeckSet`, `Card`, `DeckError`, `load_checklist()`), `yaml_lines` (line-keeping YAML for located
   content errors), `anki_export` (`export_apkg()`). Uses nothing else here.
 - `cards.schedule`: FSRS over decks and progress: `scheduler` (`Scheduler`, `DrillSchedule`),
-  `intervals` (button labels), `training` (what a checked attempt does to the plan), `review_loop`
-  (the plain terminal review). Uses decks and progress.
+  `intervals` (button labels), `training` (what a checked attempt does to the plan), `preview`
+  (practising ahead, logged). Uses decks and progress.
 - `cards.plan`: what is built on the schedule: timed mock interviews (`mock`, over `mock_plan`,
-  `mock_session`, `mock_score`), `stats`, the pitfall `profile` and their `cli`. Uses all three.
-- `cards.cli`: the `ppo-drill` sub-commands for cards and progress.
+  `mock_session`, `mock_score`), `stats`, `progress_summary` (drill status, streak, weakest topics),
+  the pitfall `profile` and their `cli`. Uses all three.
+- `cards.cli`: the `ppo-drill` sub-commands for cards and progress; `cards.review_cli`: the plain
+  terminal review it runs (`run_review()`, and `run_preview()` for practising ahead).
 
 Import modules directly; the packages import nothing, so `ppo-drill --help` stays light. Nothing here
 imports Textual, torch or the checker; `tests/test_project.py` enforces these rules.

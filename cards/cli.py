@@ -1,5 +1,5 @@
-"""Sub-commands of `ppo-drill` that belong to the cards: review, cards, export-anki,
-export-progress, import-progress.
+"""Sub-commands of `ppo-drill` that belong to the cards: review (its terminal loops are
+`cards.review_cli`), cards, export-anki, export-progress, import-progress.
 
 Registered by `tui.cli`; handlers import what they need (fsrs, genanki, sqlite) only when they
 run, so `ppo-drill --help` stays fast. Every command finds the progress store through
@@ -162,7 +162,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     """`ppo-drill review`: the line-based review loop on stdin/stdout, then the plan's last-day top-up;
     `--ahead`: a preview of what practising ahead offers."""
     from cards.plan.interview import plan_cards, practise_ahead, study_plan
-    from cards.schedule.review_loop import run_review
+    from cards.review_cli import run_preview, run_review
 
     deckset = _load_decks(args)
     if args.deck and args.deck not in deckset.by_deck:
@@ -184,8 +184,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                      if args.deck is None or deckset.by_id[c].deck == args.deck]
             print(f"Practising ahead: {len(cards)} card{'s' if len(cards) != 1 else ''} with the lowest "
                   f"predicted recall, as a preview (ratings are not recorded; schedules stay as they are).")
-            run_review(scheduler, lang=lang, deck=args.deck, limit=args.limit, stdin=sys.stdin,
-                       stdout=sys.stdout, preview=cards, shown=_card_text_for(sys.stdout))
+            run_preview(scheduler, cards, lang=lang, limit=args.limit, stdin=sys.stdin, stdout=sys.stdout,
+                        shown=_card_text_for(sys.stdout))
             return 0
         offered: set[str] = set()
 

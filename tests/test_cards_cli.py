@@ -249,7 +249,7 @@ def test_help_does_not_import_heavy_modules():
 
 
 def test_cards_package_never_imports_torch_or_textual():
-    code = ("import sys, cards.decks.loader, cards.progress.store, cards.schedule.scheduler, cards.schedule.review_loop, cards.decks.anki_export, "
+    code = ("import sys, cards.decks.loader, cards.progress.store, cards.schedule.scheduler, cards.review_cli, cards.decks.anki_export, "
             "cards.schedule.intervals, cards.cli; print([m for m in ('torch', 'textual', 'tui') if m in sys.modules])")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
@@ -261,7 +261,7 @@ def test_run_review_records_each_answer_time_and_stops_at_the_limit(decks, tmp_p
     from datetime import datetime, timezone
 
     from cards.decks.loader import load_decks
-    from cards.schedule.review_loop import run_review
+    from cards.review_cli import run_review
     from cards.schedule.scheduler import Scheduler
 
     ticks = iter([10.0, 12.5, 20.0, 20.75, 30.0])

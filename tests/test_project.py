@@ -23,14 +23,15 @@ FORBIDDEN = {
 
 # the rooms of `cards/` (its subpackages) -> the rooms and modules of `cards/` each must never import:
 # the plan uses the schedule, the schedule uses the decks and the progress store, and the progress
-# store and the decks use nothing of the others; `cards.cli` is the face over all of them
+# store and the decks use nothing of the others; `cards.cli` (with `cards.review_cli`, the terminal review
+# loops it runs) is the face over all of them
 CARDS_ROOMS = {
-    "progress": {"decks", "schedule", "plan", "cli"},
-    "decks": {"progress", "schedule", "plan", "cli"},
-    "schedule": {"plan", "cli"},
-    "plan": {"cli"},
+    "progress": {"decks", "schedule", "plan", "cli", "review_cli"},
+    "decks": {"progress", "schedule", "plan", "cli", "review_cli"},
+    "schedule": {"plan", "cli", "review_cli"},
+    "plan": {"cli", "review_cli"},
 }
-CARDS_TOP_MODULES = {"__init__.py", "cli.py"}
+CARDS_TOP_MODULES = {"__init__.py", "cli.py", "review_cli.py"}
 
 # module -> modules it must never import: scoring reads a finished session, the session knows nothing
 # of scoring (nor of `cards.plan.mock`, which imports the scorer)
