@@ -75,7 +75,7 @@ def visible_in(container, widget) -> bool:
 
 
 async def _first_drill_wrong_then_right(app, pilot, screen, clock):
-    s = screen.session
+    s = screen.mock
     item = s.current
     drill = get_drill(item.ref)
     wrong = next(m for m in drill.mistakes if m.source(item.framework) is not None)
@@ -121,7 +121,7 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         clock.advance(seconds=120)
         await pilot.press("ctrl+r")
         await settle(pilot, app)
-        question = screen.session.current
+        question = screen.mock.current
         assert question.kind == "question"
         await pilot.press("t", *"min of both", "ctrl+r")
         await pilot.pause()
@@ -130,10 +130,10 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         assert visible_in(view, screen.query_one("#question-answer"))
         assert set(await footer_fits(pilot)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
         await pilot.press("1")  # missed, as Again in a card review
-        assert next(r for r in screen.session.results if r.index == question.index).outcome == "missed"
+        assert next(r for r in screen.mock.results if r.index == question.index).outcome == "missed"
         await pilot.press("ctrl+f", "y")
         await pilot.pause()
-        assert screen.session.finished
+        assert screen.mock.finished
 
         # the scorecard reveals everything
         review = rendered(screen.query_one("#scorecard-review"), 120)

@@ -49,10 +49,10 @@ async def test_pilot_short_mock(tmp_path):
         screen = MockScreen(plan)
         await app.push_screen(screen)
         await pilot.pause()
-        assert screen.session is None and "not started" in str(screen.query_one("#mock-clock").render())
+        assert screen.mock is None and "not started" in str(screen.query_one("#mock-clock").render())
         await pilot.press("enter")
         await pilot.pause()
-        s = screen.session
+        s = screen.mock
         assert s is not None and s.status == "running" and s.current.kind == "drill"
         drill_item = s.current
         drill = get_drill(drill_item.ref)
@@ -126,7 +126,7 @@ async def test_leaving_and_continuing_a_mock(tmp_path):
         await app.push_screen(first)
         await pilot.press("enter")
         await pilot.pause()
-        item = first.session.current
+        item = first.mock.current
         first.query_one("#drill-editor").load_text("# my half-written answer\n")
         await pilot.press("ctrl+r")  # a run of the checks that fails
         await pilot.pause()
@@ -144,8 +144,8 @@ async def test_leaving_and_continuing_a_mock(tmp_path):
         await pilot.pause()
         await pilot.press("c")
         await pilot.pause()
-        s = again.session
-        assert s.mock_id == first.session.mock_id and s.current == item
+        s = again.mock
+        assert s.mock_id == first.mock.mock_id and s.current == item
         assert s.elapsed_s() == 100 and s.pauses[-1].reason == "closed"
         assert again.query_one("#drill-editor").text == "# my half-written answer\n"
         back = again.query_one("#drill-view").results.report  # the last run is shown again
@@ -169,7 +169,7 @@ async def test_dashboard_key_and_mock_command_open_the_mock_screen(tmp_path):
         await pilot.pause()
         await pilot.press("m")
         await pilot.pause()
-        assert isinstance(app.screen, MockScreen) and app.screen.session is None
+        assert isinstance(app.screen, MockScreen) and app.screen.mock is None
         await pilot.press("escape", "s")  # stats on an empty history: empty plots, no crash
         await _settle(app, pilot)
         assert app.screen.data["reviews_total"] == 0 and app.screen.data["mocks"] == []
@@ -201,8 +201,8 @@ async def test_time_up_ends_on_the_scorecard_in_a_bare_host(tmp_path):
         await pilot.press("enter")
         clock.advance(seconds=15 * 60 + 1)
         await pilot.pause(0.2)
-        assert screen.session.finish_reason == "time-up"
-        assert screen.session.elapsed_s() == 15 * 60
+        assert screen.mock.finish_reason == "time-up"
+        assert screen.mock.elapsed_s() == 15 * 60
         assert screen.query_one("#mock-body").current == "scorecard-view"
     with open_store() as store:  # PPO_DRILL_HOME: the test's private data folder
         [row] = store.mocks()

@@ -32,7 +32,7 @@ async def started_mock(pilot, clock, seed: int = 11):
     await pilot.pause()
     await pilot.press("enter")
     await pilot.pause()
-    assert screen.session.current.kind == "drill"
+    assert screen.mock.current.kind == "drill"
     return screen
 
 
@@ -88,7 +88,7 @@ async def test_a_revealed_answer_is_scrolled_into_view(size):
     app.animation_level = "none"
     async with app.run_test(size=size) as pilot:
         screen = await started_mock(pilot, clock)
-        s = screen.session
+        s = screen.mock
         item = s.current
         screen._drill.editor.load_text(get_drill(item.ref).solution(item.framework))
         await pilot.press("ctrl+r")
@@ -121,7 +121,7 @@ async def test_scorecard_wraps_under_its_indent_and_agrees_with_the_clock_bar(si
         await pilot.press("ctrl+f", "y")
         for _ in range(3):
             await pilot.pause()
-        s = screen.session
+        s = screen.mock
         assert s.finished
         bar = str(screen.query_one("#mock-clock").render())
         text = screen.query_one("#scorecard-view").text
@@ -147,7 +147,7 @@ async def test_keys_after_giving_up_go_to_the_question_not_the_hidden_editor(siz
         await pilot.press("ctrl+n", "y")
         for _ in range(3):
             await pilot.pause()
-        assert screen.session.current.kind == "question"
+        assert screen.mock.current.kind == "question"
         await pilot.press("t", *"abc")
         notes = screen.query_one("#question-notes")
         assert notes.text == "abc" and editor.text == before
@@ -174,7 +174,7 @@ async def test_run_with_the_editor_alone_shows_the_results_and_the_next_item_ope
         assert app.focused is drill_view.editor
         await pilot.press("f3")  # the editor alone again, then give up: the next drill opens whole
         await pilot.pause()
-        s = screen.session
+        s = screen.mock
         first = s.current.index
         while s.current is not None and (s.current.kind != "drill" or s.current.index == first):
             await pilot.press("ctrl+n")
@@ -218,7 +218,7 @@ async def test_a_seed_is_typed_replayed_from_the_history_and_the_runs_compared_i
         await pilot.press("ctrl+f", "y")
         for _ in range(3):
             await pilot.pause()
-        assert screen.session.finished
+        assert screen.mock.finished
         await pilot.press("h")
         await pilot.pause()
         history = app.screen

@@ -100,4 +100,4 @@ async def test_a_mock_draws_a_run_and_grades_its_sheet(tmp_path):
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.session.current.kind == "question", "the sheet passed and the mock moved on"
+        assert screen.mock.current.kind == "question", "the sheet passed and the mock moved on"

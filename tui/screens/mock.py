@@ -48,7 +48,10 @@ SAVE_DELAY_S = 0.4
 
 
 class MockScreen(CheckRunner, Screen):
-    """A mock over `plan` (or a new seeded plan, or a reopened `session`)."""
+    """A mock over `plan` (or a new seeded plan, or a reopened `mock`).
+
+    `self.mock` is the mock session being sat (`MockSession`, None until it starts); the app's
+    `tui.session.Session` (store, decks, scheduler, settings) is `self._app_session`."""
 
     DEFAULT_CSS = """
     MockScreen #mock-body { height: 1fr; }
@@ -85,12 +88,12 @@ class MockScreen(CheckRunner, Screen):
         Binding("ctrl+f", "finish", "Finish", priority=True, tooltip="finish now and see the scorecard (asks first)"),
     ]
 
-    def __init__(self, plan: MockPlan | None = None, *, session: MockSession | None = None,
+    def __init__(self, plan: MockPlan | None = None, *, mock: MockSession | None = None,
                  seed: int | None = None, minutes: int = 45, framework: str | None = None,
                  tick_s: float = 1.0) -> None:
         super().__init__()
-        self.session = session
-        self.plan = plan if plan is not None else (session.plan if session else None)
+        self.mock = mock
+        self.plan = plan if plan is not None else (mock.plan if mock else None)
         self._seed = self.plan.seed if self.plan else (seed if seed is not None else secrets.randbelow(1_000_000))
         self._minutes = self.plan.minutes if self.plan else minutes
         self._framework = framework
@@ -104,7 +107,7 @@ class MockScreen(CheckRunner, Screen):
         self._coached = False
         self._queued = False
 
-    # -- the app's session (store, clock, language), with fallbacks for a bare host app ----
+    # -- the app's `Session` (store, clock, language), with fallbacks for a bare host app ----
 
     @property
     def _app_session(self) -> Any:
@@ -147,8 +150,8 @@ class MockScreen(CheckRunner, Screen):
 
             self._store = open_store()
             self._own_store = True
-        if self.session is not None:
-            self.session.clock = self._clock
+        if self.mock is not None:
+            self.mock.clock = self._clock
         self._coached = bool(getattr(self._app_session, "coached_mocks", False))
         self._show_setup()
         self._refresh()
@@ -156,9 +159,9 @@ class MockScreen(CheckRunner, Screen):
 
     def on_unmount(self) -> None:
         self._save_answer_now()
-        if self.session is not None and not self.session.finished:
+        if self.mock is not None and not self.mock.finished:
             try:
-                self.session.touch()
+                self.mock.touch()
             except StoreError:
                 pass  # leaving anyway; the last saved step stands
         if getattr(self, "_own_store", False):
@@ -166,11 +169,11 @@ class MockScreen(CheckRunner, Screen):
 
     @property
     def started(self) -> bool:
-        return self.session is not None
+        return self.mock is not None
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Offer only the keys that fit what is on screen."""
-        s = self.session
+        s = self.mock
         if action in ("start", "minutes", "reseed", "choose_seed"):
             return not self.started
         if action == "continue":
@@ -219,8 +222,8 @@ class MockScreen(CheckRunner, Screen):
             return
         s = getattr(self._app_session, "scheduler", None)
         try:
-            self.session = start_mock(self.plan, self._store, clock=self._clock,
-                                    fuzz=getattr(self.app, "fuzz", True), scheduler=s)
+            self.mock = start_mock(self.plan, self._store, clock=self._clock,
+                                 fuzz=getattr(self.app, "fuzz", True), scheduler=s)
         except StoreError as exc:
             self.notify(f"Cannot start the mock: {exc}", severity="error", timeout=20)
             return
@@ -256,19 +259,19 @@ class MockScreen(CheckRunner, Screen):
         if not ids or self.started:
             return
         try:
-            self.session = resume_mock(self._store, ids[-1], clock=self._clock,
-                                      fuzz=getattr(self.app, "fuzz", True),
-                                      scheduler=getattr(self._app_session, "scheduler", None))
+            self.mock = resume_mock(self._store, ids[-1], clock=self._clock,
+                                   fuzz=getattr(self.app, "fuzz", True),
+                                   scheduler=getattr(self._app_session, "scheduler", None))
         except (KeyError, ValueError, StoreError) as exc:
             self.notify(str(exc), title="Cannot continue that mock", severity="error", timeout=20)
             return
-        self.plan = self.session.plan
+        self.plan = self.mock.plan
         self._after_change()
 
     # -- clock -----------------------------------------------------------------------------
 
     def _on_tick(self) -> None:
-        s = self.session
+        s = self.mock
         self._ticks += 1
         if s is not None and not s.finished:
             if self._act(s.tick):
@@ -279,7 +282,7 @@ class MockScreen(CheckRunner, Screen):
         self._refresh()
 
     def _refresh(self) -> None:
-        s = self.session
+        s = self.mock
         self.query_one(MockClock).show(s, self._minutes, self._seed)
         item = s.current if s is not None and not s.finished else None
         body = self.query_one("#mock-body", ContentSwitcher)
@@ -346,7 +349,7 @@ class MockScreen(CheckRunner, Screen):
         """A drill's last run of the checks, when the mock is continued after leaving it."""
         from checker.report import report_from_json
 
-        result = next((r for r in self.session.results if r.index == item.index), None)
+        result = next((r for r in self.mock.results if r.index == item.index), None)
         if result is None or not result.last_report:
             return
         try:
@@ -357,7 +360,7 @@ class MockScreen(CheckRunner, Screen):
 
     def _load_answer(self, item) -> str | None:
         try:
-            return drafts.load_draft(item.ref, item.framework, root=answer_root(self.session.mock_id))
+            return drafts.load_draft(item.ref, item.framework, root=answer_root(self.mock.mock_id))
         except (OSError, ValueError):
             return None
 
@@ -368,7 +371,7 @@ class MockScreen(CheckRunner, Screen):
         self._save_timer = self.set_timer(SAVE_DELAY_S, self._save_answer_now)
 
     def _save_answer_now(self) -> None:
-        s = self.session
+        s = self.mock
         if s is None or self._shown_item is None:
             return
         item = s.plan.items[self._shown_item]
@@ -398,7 +401,7 @@ class MockScreen(CheckRunner, Screen):
             self._after_change()
 
     def action_toggle_pause(self) -> None:
-        s = self.session
+        s = self.mock
         if s is not None:
             self._act(s.resume if s.paused else s.pause)
 
@@ -419,12 +422,12 @@ class MockScreen(CheckRunner, Screen):
     def action_grade(self, grade: str) -> None:
         if self._revealed:
             answer = self.query_one(MockQuestion).notes.text
-            self._act(lambda: self.session.grade_question(grade, answer))
+            self._act(lambda: self.mock.grade_question(grade, answer))
 
     def action_next_item(self) -> None:
         from tui.screens.confirm import ConfirmScreen
 
-        s = self.session
+        s = self.mock
         item = s.current if s is not None else None
         if item is None:
             return
@@ -446,13 +449,13 @@ class MockScreen(CheckRunner, Screen):
         def done(yes: bool | None) -> None:
             if yes:
                 self._save_answer_now()
-                self._act(lambda: self.session.finish("done"))
+                self._act(lambda: self.mock.finish("done"))
 
         self.app.push_screen(ConfirmScreen("Finish the mock now?\nItems not reached count as "
                                            "unanswered.", yes="Finish"), done)
 
     def action_back(self) -> None:
-        s = self.session
+        s = self.mock
         if s is not None and not s.finished:
             self.notify("The mock is saved; continue it with c on the mock screen. The time away "
                         "is not counted and is listed on the scorecard.", title="Mock left open")
@@ -462,7 +465,7 @@ class MockScreen(CheckRunner, Screen):
             self.app.exit()
 
     def action_run_checks(self) -> None:
-        s = self.session
+        s = self.mock
         item = s.current if s is not None else None
         if item is None or item.kind != "drill" or s.paused:
             return
@@ -474,7 +477,7 @@ class MockScreen(CheckRunner, Screen):
 
     def action_queue_study_next(self) -> None:
         """Put the scorecard's "study next" cards and drills on today's plan."""
-        s = self.session
+        s = self.mock
         if s is None or not s.finished or self._store is None or self._queued:
             return
         from cards.plan.interview import queue_study_next
@@ -500,7 +503,7 @@ class MockScreen(CheckRunner, Screen):
             self.app.push_screen(MockHistoryScreen(self._store))
 
     def check_done(self, report, context) -> None:
-        s = self.session
+        s = self.mock
         self._drill.show_results()
         self._drill.results.show_report(report, reveal=self._coached)
         if s.finished or s.current is None or s.current.index != context["index"]:

@@ -168,7 +168,7 @@ class MockHistoryScreen(Screen):
             return
         self.app.pop_screen()
         below = self.app.screen
-        if isinstance(below, MockScreen) and (below.session is None or below.session.finished):
+        if isinstance(below, MockScreen) and (below.mock is None or below.mock.finished):
             self.app.pop_screen()
         self.app.push_screen(MockScreen(plan))
 
