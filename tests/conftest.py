@@ -20,12 +20,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 def _no_local_constants() -> None:
     """Derandomized is not enough: hypothesis also mixes in literals from whichever local modules happen to
-    be imported, so a test would draw different examples alone than in the full suite. Empty that pool."""
-    try:
+    be imported, so a test would draw different examples alone than in the full suite. Empty that pool
+    (a hypothesis without the internals this takes is named in a warning, and tests/test_private_apis.py fails)."""
+    from checker.private_apis import check_private_apis
+
+    if check_private_apis():
         from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover
-        return
-    if hasattr(providers, "_get_local_constants") and hasattr(providers, "Constants"):
+
         providers._get_local_constants = providers.Constants
 
 

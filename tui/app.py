@@ -19,7 +19,7 @@ from tui.palette import DrillCommands
 from tui.session import Clock, Session, utc_now
 from tui.widgets import highlight_queries, textual_guards
 
-textual_guards.install()  # PageUp/PageDown in a palette not yet laid out must not crash the app
+textual_guards.install()  # crash guards inside Textual; one whose private parts are gone is skipped, with a warning
 highlight_queries.install()  # every code editor shares one compiled highlight query per language
 
 def _default_checker():

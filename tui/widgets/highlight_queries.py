@@ -5,21 +5,37 @@ each time it gets a document: every drill, paste, mock question and code view th
 40 ms for the same Python query. A compiled `tree_sitter.Query` is immutable (running it takes a
 `QueryCursor` of its own), so one per (language, query text) serves every document. `install()`
 puts that cache in place; it is idempotent.
+
+`SyntaxAwareDocument` lives in a private Textual module (`PRIVATE_APIS`), pinned in `pyproject.toml`
+to the range tested. Where a Textual release has moved it, `install()` warns (`PrivateApiWarning`, naming
+the attribute, the installed version and the tested range) and leaves the cache out: the editors still
+work, each compiling its own query as Textual does, so there is no reason to refuse to start.
 """
 from __future__ import annotations
 
+from checker.private_apis import absent, warn_missing
+from tui.widgets.textual_guards import TEXTUAL_TESTED
+
+PRIVATE_APIS = ("textual.document._syntax_aware_document:SyntaxAwareDocument.prepare_query",)
+
 _installed = False
 _compiled: dict = {}
+
+
+def missing_private_apis() -> list[str]:
+    """The private Textual attributes the cache replaces that the installed Textual lacks."""
+    return absent(PRIVATE_APIS)
 
 
 def install() -> None:
     global _installed
     if _installed:
         return
-    try:
-        from textual.document._syntax_aware_document import SyntaxAwareDocument
-    except ImportError:  # no tree-sitter: the editors show plain text and compile nothing
+    if warn_missing("textual", TEXTUAL_TESTED, PRIVATE_APIS,
+                    "the highlight query cache is skipped: each code editor compiles its own (about 40 ms)"):
         return
+    from textual.document._syntax_aware_document import SyntaxAwareDocument
+
     compile_query = SyntaxAwareDocument.prepare_query
 
     def prepare_query(self, query: str):

@@ -25,8 +25,20 @@ Upstream reports (Textual, widgets/_option_list.py and command.py):
   dismissed while the gather worker is running."
 - "Header._on_mount's set_title catches NoScreen but not NoMatches(HeaderTitle) when the watcher
   runs after the header's children were removed (push a screen with a Header, then quit at once)."
+
+Each guard patches or overrides private parts of Textual (`PRIVATE_APIS` names them), so `pyproject.toml`
+pins Textual to the range tested (`TEXTUAL_TESTED`). `install()` first checks that they are there. A guard
+whose private parts are gone is skipped, with a `PrivateApiWarning` naming each missing attribute, the
+installed Textual version and the tested range, rather than refusing to start: every guard only stops a
+rare crash from keys pressed faster than a screen mounts, and without it the app is Textual's own, which
+works in ordinary use. Skipped means Textual's behaviour, not half a patch: no wrapper is put in place,
+and the guard's overrides are removed from the classes here, so Textual's own methods answer.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import wraps
+from typing import Callable
 
 import textual.app as textual_app
 from textual.command import CommandPalette as _TextualCommandPalette
@@ -35,18 +47,42 @@ from textual.events import Mount
 from textual.widget import NoScreen
 from textual.widgets import Header as _TextualHeader
 from textual.widgets import OptionList
-from textual.widgets._header import HeaderTitle
+
+from checker.private_apis import absent, warn_missing
+
+try:
+    from textual.widgets._header import HeaderTitle
+except ImportError:  # moved: install() gives `Header` Textual's own title updates back
+    HeaderTitle = None
+
+TEXTUAL_TESTED = ">=8.2.8,<8.3"  # the pin in pyproject.toml
 
 _installed = False
 
 
 def install() -> None:
-    """Wrap `OptionList._move_page` and make every palette Textual opens the guarded one (idempotent)."""
+    """Put every guard whose private Textual parts are there in place, and skip, with a warning, each
+    whose are not (idempotent)."""
     global _installed
     if _installed:
         return
+    for guard in PRIVATE_APIS.values():
+        if warn_missing("textual", TEXTUAL_TESTED, guard.names, f"that guard is skipped: {guard.without}"):
+            guard.skip()
+        else:
+            guard.apply()
+    _installed = True
+
+
+def missing_private_apis() -> list[str]:
+    """The private Textual attributes the guards patch or rely on that the installed Textual lacks."""
+    return [name for guard in PRIVATE_APIS.values() for name in absent(guard.names)]
+
+
+def _guard_page_keys() -> None:
     original = OptionList._move_page
 
+    @wraps(original)
     def _move_page(self: OptionList, direction) -> None:
         if self.highlighted is not None and self.highlighted not in self._index_to_line:
             if direction < 0:
@@ -57,10 +93,24 @@ def install() -> None:
         original(self, direction)
 
     OptionList._move_page = _move_page
+
+
+def _guard_textuals_own_palettes() -> None:
     # Textual pushes palettes of its own too (the theme search behind the palette's "Theme" command,
     # App.search_commands); those must be the guarded palette as well (item 2 above).
     textual_app.CommandPalette = CommandPalette
-    _installed = True
+
+
+def _nothing() -> None:
+    """Nothing to do: a guard that is an override in a class below is in place already, and a patch
+    not applied leaves nothing to undo."""
+
+
+def _drop(cls: type, *names: str) -> None:
+    """Remove overrides from one of the classes below, so Textual's own methods answer again."""
+    for name in names:
+        if name in cls.__dict__:
+            delattr(cls, name)
 
 
 class CommandPalette(_TextualCommandPalette):
@@ -101,3 +151,34 @@ class Header(_TextualHeader):
         self.watch(self.app, "sub_title", set_title)
         self.watch(self.screen, "title", set_title)
         self.watch(self.screen, "sub_title", set_title)
+
+
+@dataclass(frozen=True)
+class _Guard:
+    """One guard: what it needs of Textual, what is lost without it, and how it is applied or skipped."""
+
+    names: tuple[str, ...]  # the private Textual attributes it patches or relies on, `module:attr.attr`
+    without: str  # what may happen while it is skipped
+    apply: Callable[[], None]
+    skip: Callable[[], None]
+
+
+PRIVATE_APIS: dict[str, _Guard] = {
+    "page keys": _Guard(
+        ("textual.widgets._option_list:OptionList._move_page", "textual.widgets._option_list:OptionList._index_to_line"),
+        "PageUp or PageDown in a list not yet laid out (ctrl+p, then PageDown at once) may end the app",
+        _guard_page_keys, _nothing),
+    "closed palette": _Guard(
+        ("textual.command:CommandPalette._watch__list_visible",
+         "textual.command:CommandPalette._start_no_matches_countdown"),
+        "closing the command palette while it still gathers commands may end the app",
+        _nothing, lambda: _drop(CommandPalette, "_watch__list_visible", "_start_no_matches_countdown")),
+    "Textual's own palettes": _Guard(
+        ("textual.app:CommandPalette",),
+        "the palettes Textual opens itself (the theme search) are Textual's unguarded one",
+        _guard_textuals_own_palettes, _nothing),
+    "header": _Guard(
+        ("textual.widgets._header:HeaderTitle", "textual.widgets._header:Header._on_mount"),
+        "a screen opened and closed at once may end the app",
+        _nothing, lambda: _drop(Header, "_on_mount")),
+}
