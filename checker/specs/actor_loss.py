@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example, Expected, OutputProblem, describe, relation_compare
+from checker.specs.base import Axis, Check, Example, Expected, OutputProblem, contract_check, describe, relation_compare
 from checker.specs.losses import LossSpec, draw_array, grid
 
 METRICS = ("approx_kl", "clip_fraction", "valid_tokens")
@@ -264,8 +264,7 @@ class ActorLossSpec(LossSpec):
 
     def checks(self) -> list[Check]:
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("seed-003-values", "reproduces the worked test values",
                   "On a worked test case ({label}), your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked case"), fields=("loss", *METRICS)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Callable
 
 import numpy as np
@@ -43,6 +44,13 @@ class Example:
         return (n, frac > 0, mag, frac)
 
 
+def example_key(ex: Example) -> tuple:
+    """A content key for an example (label, settings, each input's dtype, shape and bytes): what caches
+    of results per example are keyed by, so they hold across checks and seeds."""
+    arrays = tuple((k, v.dtype.str, v.shape, v.tobytes()) for k, v in sorted(ex.arrays.items()))
+    return (ex.label, tuple(sorted(ex.hyper.items())), arrays)
+
+
 @dataclass
 class Expected:
     """The reference result of one example: named output arrays and, for PyTorch, the gradient each
@@ -52,15 +60,29 @@ class Expected:
     error: str | None = None
 
 
+class CheckKind(Enum):
+    """What a check looks at, which decides how the engine judges it, shrinks its counterexample and
+    words its failure."""
+    OUTPUT = "output"        # the structure of what the answer returns (type, shape, finite values)
+    CONTRACT = "contract"    # inputs the drill must refuse: raising ValueError is the right result
+    VALUE = "value"          # `fields` of the answer's result compared with the reference's
+    PROPERTY = "property"    # `custom(example, got)`: a property of the answer's own outputs
+    RELATION = "relation"    # `compare`: the answer against itself across the roles of one relation
+
+
 @dataclass(frozen=True)
 class Check:
     """A named property of a right answer.
 
-    `applies(example)` picks the examples it speaks about; `fields` are the outputs it compares with the
-    reference ("loss", "advantages", "grad:new_logp", "nograd:old_logp"); `custom(example, got)` instead
-    tests a property of the candidate's own outputs and returns a detail string when it is violated.
-    `message` is the sentence shown on failure; `{where}`, `{expected}`, `{got}`, `{detail}` are filled
-    from the smallest counterexample.
+    `applies(example)` picks the examples it speaks about. What it looks at is its `kind`: a VALUE check
+    compares `fields` ("loss", "advantages", "grad:new_logp", "nograd:old_logp") with the reference; a
+    PROPERTY check's `custom(example, got)` tests the answer's own outputs and returns a detail string
+    when the property is violated; a RELATION check's `compare` looks at the answer's outputs across the
+    roles of the examples of `relation` (metamorphic); a CONTRACT check (`contract_check`) wants
+    ValueError on invalid inputs. The kind follows from what is given (`relation` and `compare`, or
+    `custom`, else `fields`); CONTRACT and OUTPUT are stated. `message` is the sentence shown on failure;
+    `{where}`, `{expected}`, `{got}`, `{detail}` and the example's settings are filled from the smallest
+    counterexample.
     """
     id: str
     title: str
@@ -72,6 +94,27 @@ class Check:
     relation: str | None = None  # a metamorphic check: compares the answer with itself across the roles
     # ({role: got}, the spec's `where`) -> detail when the relation fails
     compare: Callable[..., str | None] | None = None
+    kind: CheckKind | None = None
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        if kind is None:
+            kind = CheckKind.RELATION if self.relation is not None else (
+                CheckKind.PROPERTY if self.custom is not None else CheckKind.VALUE)
+            object.__setattr__(self, "kind", kind)
+        if kind is CheckKind.RELATION and (self.relation is None or self.compare is None):
+            raise ValueError(f"check {self.id!r}: a relation check needs `relation` and `compare`")
+        if kind is CheckKind.PROPERTY and self.custom is None:
+            raise ValueError(f"check {self.id!r}: a property check needs `custom`")
+        if kind is CheckKind.VALUE and not self.fields:
+            raise ValueError(f"check {self.id!r}: a value check needs the `fields` it compares")
+
+
+def contract_check(title: str) -> Check:
+    """The check that inputs the drill's contract rules out (an `Example` with `invalid` set) raise
+    ValueError; `title` says which inputs."""
+    return Check("input-contract", title, "The contract says {detail}.", applies=lambda ex: ex.invalid is not None,
+                 kind=CheckKind.CONTRACT)
 
 
 @dataclass(frozen=True)
@@ -126,38 +169,46 @@ def close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ok
 
 
-def same_outputs(a: dict | None, b: dict | None) -> tuple[str, tuple, Any, Any] | None:
-    """The first field where two answers' outputs (and gradients) differ, as (field, index, a, b), or None
-    when they agree; what a relation check compares across its roles."""
-    if a is None or b is None:
-        return None if a is None and b is None else ("result", (), a, b)
-    for k in sorted(set(a) | set(b)):
-        if k.startswith("nograd:"):
+def first_difference(expected: dict | None, got: dict | None, fields=None) -> Mismatch | None:
+    """The first field where `got` differs from `expected` (the tolerance is relative to the expected
+    value), as a `Mismatch` at the first differing element, or None when they agree. `fields`: the fields
+    to compare, in order (default: every field of either, sorted, but the "nograd:" supports, which a
+    gradient's own field already compares). A field absent (None) on one side only differs; a whole side
+    absent (the call raised) differs as the field "result"."""
+    if expected is None or got is None:
+        return None if expected is None and got is None else Mismatch("result", (), expected, got)
+    if fields is None:
+        fields = [k for k in sorted(set(expected) | set(got)) if not k.startswith("nograd:")]
+    for name in fields:
+        e, g = expected.get(name), got.get(name)
+        if e is None and g is None:
             continue
-        x, y = a.get(k), b.get(k)
-        if x is None and y is None:
-            continue
-        if x is None or y is None:
-            return (k, (), x if x is not None else "no gradient", y if y is not None else "no gradient")
-        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        if x.shape != y.shape:
-            return (k, (), x, y)
-        ok = close(x, y)
+        if e is None or g is None:
+            return Mismatch(name, (), e, g)
+        e, g = np.asarray(e, dtype=np.float64), np.asarray(g, dtype=np.float64)
+        if e.shape != g.shape:
+            return Mismatch(name, (), e, g)
+        ok = close(g, e)
         if not ok.all():
-            idx = first_where(~ok) if x.ndim else ()
-            return (k, idx, x[idx] if x.ndim else x, y[idx] if y.ndim else y)
+            idx = first_where(~ok) if e.ndim else ()
+            return Mismatch(name, idx, e[idx] if e.ndim else e, g[idx] if g.ndim else g)
     return None
 
 
-def _at(field: str, idx: tuple, x, y, where: Callable | None) -> str:
+def _shown(value) -> Any:
+    """A side of a relation's difference as a sentence shows it: no gradient where there is none."""
+    return "no gradient" if value is None else value
+
+
+def _at(d: Mismatch, where: Callable | None) -> str:
     """ " at <where>" for a relation's detail: in the drill's words (its spec's `where`) when given."""
-    if not idx:
+    if not d.index:
         return ""
     if where is not None:
-        words = where(Mismatch(field, idx, x, y))
+        words = where(d)
         if words:
             return f" at {words}"
-    return f" at {', '.join(str(i) for i in idx)}"
+    return f" at {', '.join(str(i) for i in d.index)}"
 
 
 def relation_compare(first: str, second: str, first_words: str, second_words: str) -> Callable[[dict], str | None]:
@@ -169,12 +220,11 @@ def relation_compare(first: str, second: str, first_words: str, second_words: st
     def compare(got: dict, where: Callable | None = None) -> str | None:
         if first not in got or second not in got:
             return None
-        d = same_outputs(got[first], got[second])
+        d = first_difference(got[second], got[first])
         if d is None:
             return None
-        field, idx, x, y = d
-        name = f"gradient w.r.t. {field[5:]}" if field.startswith("grad:") else field
-        return f"your {name}{_at(field, idx, x, y, where)} is {fmt(x)} {first_words} but {fmt(y)} {second_words}"
+        name = f"gradient w.r.t. {d.field[5:]}" if d.field.startswith("grad:") else d.field
+        return f"your {name}{_at(d, where)} is {fmt(_shown(d.got))} {first_words} but {fmt(_shown(d.expected))} {second_words}"
     return compare
 
 
@@ -192,30 +242,13 @@ def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
             a, b = got[role], got[base]
             if a is None:
                 continue
-            d = same_outputs({f: a.get(f) for f in fields}, {f: b.get(f) for f in fields})
+            d = first_difference({f: b.get(f) for f in fields}, {f: a.get(f) for f in fields})
             if d is None:
                 continue
-            field, idx, x, y = d
-            return f"your {field}{_at(field, idx, x, y, where)} is {fmt(x)} {words(role)} but {fmt(y)} {base_words}"
+            return (f"your {d.field}{_at(d, where)} is {fmt(_shown(d.got))} {words(role)} but {fmt(_shown(d.expected))} "
+                    f"{base_words}")
         return None
     return compare
-
-
-def first_mismatch(expected: dict, got: dict, fields) -> Mismatch | None:
-    for name in fields:
-        e, g = expected.get(name), got.get(name)
-        if e is None and g is None:
-            continue
-        if e is None or g is None:
-            return Mismatch(name, (), e, g)
-        e, g = np.asarray(e, dtype=np.float64), np.asarray(g, dtype=np.float64)
-        if e.shape != g.shape:
-            return Mismatch(name, (), e, g)
-        ok = close(g, e)  # the tolerance is relative to the expected value
-        if not ok.all():
-            idx = first_where(~ok) if e.ndim else ()
-            return Mismatch(name, idx, e[idx] if e.ndim else e, g[idx] if g.ndim else g)
-    return None
 
 
 def describe(value: Any) -> str:
@@ -257,6 +290,10 @@ class DrillSpec:
     # misconceptions.yaml, checker/misconceptions.py): role -> input names (a tuple) or the drill's words
     # for a convention. A drill inherits every shared misconception whose roles it declares.
     roles: dict[str, Any] = {}
+    # A drill whose answer is made of other drills' answers (the total loss of the policy and the value
+    # losses): term -> the drill whose function computes it. The diagnosis then also knows each term's
+    # catalogued mistakes inside an otherwise right whole (`assemble`).
+    terms: dict[str, str] = {}
 
     # ---- inputs -------------------------------------------------------------------------------
     def strategy(self, framework: str):
@@ -266,12 +303,14 @@ class DrillSpec:
         raise NotImplementedError
 
     def shrink(self, ex: Example) -> list[Example]:
-        """Simpler variants of `ex`: by default rounded values (subclasses add smaller shapes)."""
-        out = []
-        for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype != bool else v) for k, v in ex.arrays.items()}
-            out.append(Example(arrays, dict(ex.hyper), ex.label, ex.invalid))
-        return out
+        """Simpler variants of `ex`, simplest first: by default rounder numbers (`rounded`); specs add
+        smaller shapes before them (`single_rows`, `cut_tokens`)."""
+        return rounded(ex)
+
+    def assemble(self, parts: dict[str, Callable]) -> Callable:
+        """For a drill with `terms`: its function made of one function per term (each called as its own
+        drill's function is), with this drill's defaults."""
+        raise NotImplementedError
 
     # ---- running ------------------------------------------------------------------------------
     def to_call(self, ex: Example, framework: str) -> Call:
@@ -409,12 +448,41 @@ class DrillSpec:
         return np.asarray(float(value))
 
     @staticmethod
-    def array(value: Any, framework: str, shape: tuple, what: str) -> np.ndarray:
+    def array(value: Any, framework: str, shape: tuple, what: str, like: str = "") -> np.ndarray:
+        """An array output of `shape`, of real numbers: a torch tensor in the PyTorch drill, a NumPy array
+        in the NumPy one. `like` says in words where the shape comes from ("one value per response"), for
+        the message a wrong shape gets."""
         want = "torch tensor" if framework == "torch" else "NumPy array"
         if not isinstance(value, ReturnedArray) or (value.is_torch != (framework == "torch")):
-            raise OutputProblem("output-type", f"{what} must be a {want} of floats; yours is {describe(value)}")
+            raise OutputProblem("output-type", f"{what} must be a {want}; yours is {describe(value)}")
         if tuple(value.shape) != tuple(shape):
-            raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)} like the rewards; "
-                                                f"yours has shape {tuple(value.shape)}")
+            because = f" ({like})" if like else ""
+            raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)}{because}; yours has shape "
+                                                f"{tuple(value.shape)}")
         DrillSpec.real(value, what)
         return np.asarray(value.plain(), dtype=np.float64)
+
+
+# ---- shrinking: the simpler variants of a failing example a spec offers ----------------------------
+
+def single_rows(ex: Example, rows: int, step: int = 1) -> list[Example]:
+    """`ex` cut to each of its `rows` rows (the first dimension of every input), `step` rows at a time where
+    rows come in groups; none when it has no more than one such piece."""
+    if rows <= step:
+        return []
+    return [Example({k: v[b:b + step] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label)
+            for b in range(0, rows, step)]
+
+
+def cut_tokens(ex: Example, keep: int, length: int) -> Example:
+    """`ex` with its token axis (the second dimension of every [rows, `length`] input) cut to the first
+    `keep` positions; other inputs as they are."""
+    return Example({k: (v[:, :keep] if v.ndim == 2 and v.shape[1] == length else v) for k, v in ex.arrays.items()},
+                   dict(ex.hyper), ex.label)
+
+
+def rounded(ex: Example) -> list[Example]:
+    """`ex` with its float inputs rounded to one decimal, then to whole numbers (masks and integer inputs
+    as they are): a counterexample in round numbers reads at a glance."""
+    return [Example({k: (np.round(v, digits) + 0.0 if v.dtype.kind == "f" else v) for k, v in ex.arrays.items()},
+                    dict(ex.hyper), ex.label, ex.invalid) for digits in (1, 0)]

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from checker.specs.base import Check, Example, relation_compare, relation_same_on
+from checker.specs.base import Check, Example, contract_check, relation_compare, relation_same_on
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -129,8 +129,7 @@ class BradleyTerrySpec(NamedOutputsSpec):
 
     def checks(self) -> list[Check]:
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your loss is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("loss",)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example
+from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
@@ -118,8 +118,7 @@ class CispoSpec(LlmOutputsSpec):
 
     def checks(self) -> list[Check]:
         return [
-            Check("input-contract", "eps_high <= 0 or eps_low outside (0, 1] raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("eps_high <= 0 or eps_low outside (0, 1] raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your {field}{at} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", self.compared("weights"))),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example
+from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 
 ESTIMATORS = ("reinforce_pp", "reinforce_pp_baseline", "dr_grpo")
@@ -179,8 +179,7 @@ class CriticFreeSpec(LlmOutputsSpec):
             "reinforce_pp_baseline": "the score minus its group's mean, whitened over every valid token of the batch",
         }
         out = [
-            Check("input-contract", "an unknown estimator, a bad group_size or nothing to whiten raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown estimator, a bad group_size or nothing to whiten raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your advantages{at} are {got}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=(valid,)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example, close
+from checker.specs.base import Axis, Check, Example, close, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.token_batches import as_float32
 
@@ -181,8 +181,7 @@ class DapoSpec(LlmOutputsSpec):
     def checks(self) -> list[Check]:
         mask_field = self.compared("loss_mask")
         return [
-            Check("input-contract", "groups of fewer than two, a partial group or a bad cache_len raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("groups of fewer than two, a partial group or a bad cache_len raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your {field}{at} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", "advantages", mask_field)),

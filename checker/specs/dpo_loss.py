@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, OutputProblem, close, describe, relation_compare, relation_same_on
+from checker.specs.base import (Check, Example, OutputProblem, close, contract_check, describe, relation_compare,
+                               relation_same_on, rounded, single_rows)
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -174,15 +175,7 @@ class DpoLossSpec(NamedOutputsSpec):
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:
             return []
-        out = []
-        B = ex.arrays["chosen_mask"].shape[0]
-        if B > 1:
-            for b in range(B):
-                out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
-        for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype != bool else v) for k, v in ex.arrays.items()}
-            out.append(Example(arrays, dict(ex.hyper), ex.label))
-        return out
+        return single_rows(ex, ex.arrays["chosen_mask"].shape[0]) + rounded(ex)
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
         import torch
@@ -220,15 +213,14 @@ class DpoLossSpec(NamedOutputsSpec):
                                                f"{', '.join(missing)}")
         B = ex.arrays["chosen_mask"].shape[0]
         for k in ("chosen_rewards", "rejected_rewards"):
-            out[k] = self.shaped(stats[k], "torch", (B,), f"stats[{k!r}]", "one implicit reward per pair")
+            out[k] = self.array(stats[k], "torch", (B,), f"stats[{k!r}]", "one implicit reward per pair")
         out["reward_accuracy"] = self.number(stats["reward_accuracy"], "stats['reward_accuracy']")
         return out
 
     def checks(self) -> list[Check]:
         ordinary = lambda ex: ex.invalid is None and not _large(ex)  # noqa: E731
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("loss", *STATS)),

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe, relation_compare
+from checker.specs.base import (Check, DrillSpec, Example, Expected, OutputProblem, contract_check, describe,
+                               relation_compare, rounded, single_rows)
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import draw_lengths, fill_padding, related, relation_check, right_padded
 
@@ -159,13 +160,7 @@ class ExplainedVarianceSpec(DrillSpec):
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:
             return []
-        out, B = [], ex.arrays["returns"].shape[0]
-        if B > 1:
-            out += [Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, {}, ex.label) for b in range(B)]
-        for digits in (1, 0):
-            out.append(Example({k: (np.round(v, digits) + 0.0 if v.dtype != bool else v)
-                                for k, v in ex.arrays.items()}, {}, ex.label))
-        return out
+        return single_rows(ex, ex.arrays["returns"].shape[0]) + rounded(ex)
 
     def to_call(self, ex: Example, framework: str):
         from checker.sandbox.model import Call
@@ -195,8 +190,7 @@ class ExplainedVarianceSpec(DrillSpec):
     def checks(self) -> list[Check]:
         ev = ("ev",)
         return [
-            Check("input-contract", "values and returns of different shapes raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("values and returns of different shapes raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example your explained variance is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=ev),

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, close, relation_compare, first_where
+from checker.specs.base import (Axis, Check, DrillSpec, Example, Expected, close, first_where, relation_compare,
+                               single_rows)
 
 
 def _no_dones(ex: Example) -> bool:
@@ -139,10 +140,8 @@ class GaeSpec(DrillSpec):
         out = []
         r, v, d = ex.arrays["rewards"], ex.arrays["values"], ex.arrays["dones"]
         T = r.shape[-1]
-        if r.ndim == 2 and r.shape[0] > 1:
-            for b in range(r.shape[0]):
-                out.append(Example({"rewards": r[b:b + 1], "values": v[b:b + 1], "dones": d[b:b + 1]},
-                                   dict(ex.hyper), ex.label))
+        if r.ndim == 2:
+            out += single_rows(ex, r.shape[0])
         for keep in range(1, T):
             out.append(Example({"rewards": r[..., :keep], "values": v[..., :keep + 1], "dones": d[..., :keep]},
                                dict(ex.hyper), ex.label))
@@ -165,8 +164,8 @@ class GaeSpec(DrillSpec):
             raise OutputProblem("output-type", "compute_gae must return a pair (advantages, returns); "
                                                f"yours returned {describe(value)}")
         shape = ex.arrays["rewards"].shape
-        return {"advantages": self.array(value[0], framework, shape, "advantages"),
-                "returns": self.array(value[1], framework, shape, "returns")}
+        return {"advantages": self.array(value[0], framework, shape, "advantages", "like the rewards"),
+                "returns": self.array(value[1], framework, shape, "returns", "like the rewards")}
 
     def checks(self) -> list[Check]:
         return [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example, OutputProblem, close
+from checker.specs.base import Axis, Check, Example, OutputProblem, close, contract_check, rounded
 from checker.specs.losses import LossSpec, draw_array, grid
 
 MODES = ("token-mean", "seq-mean-token-mean")
@@ -163,9 +163,7 @@ class GradAccumulationSpec(LossSpec):
                             dict(ex.hyper), ex.label)]
         if M > 1:
             out += [Example({"loss_mat": L[:, :M - 1], "loss_mask": m[:, :M - 1]}, dict(ex.hyper), ex.label)]
-        for digits in (1, 0):
-            out.append(Example({"loss_mat": np.round(L, digits) + 0.0, "loss_mask": m}, dict(ex.hyper), ex.label))
-        return out
+        return out + rounded(ex)
 
     def where(self, mismatch) -> str:
         if mismatch.field.startswith("grad:") and len(mismatch.index) == 4:
@@ -179,8 +177,7 @@ class GradAccumulationSpec(LossSpec):
         from checker.specs.base import relation_compare
 
         return [
-            Check("input-contract", "an unknown loss_agg_mode raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown loss_agg_mode raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your losses{at} are {got}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("losses",)),

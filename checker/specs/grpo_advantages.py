@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.sandbox.model import Call
-from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, describe
+from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, contract_check, describe
 from checker.specs.losses import grid
 from checker.specs.token_batches import draw_lengths, related, relation_check, right_padded
 
@@ -233,8 +233,7 @@ class GrpoAdvantagesSpec(DrillSpec):
     def checks(self) -> list[Check]:
         adv = ("advantages",)
         return [
-            Check("input-contract", "a batch that is not whole groups raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("a batch that is not whole groups raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=adv),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example
+from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.token_batches import as_float32
 
@@ -137,8 +137,7 @@ class GspoSpec(LlmOutputsSpec):
 
     def checks(self) -> list[Check]:
         return [
-            Check("input-contract", "clip_low outside (0, 1) or clip_high <= 0 raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("clip_low outside (0, 1) or clip_high <= 0 raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your {field}{at} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", "seq_ratio")),

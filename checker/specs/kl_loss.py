@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, Example
+from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
@@ -103,8 +103,7 @@ class KlLossSpec(LlmOutputsSpec):
         words = {"k1": "d", "k2": "d^2 / 2", "k3": "e^-d - 1 + d", "k3+": "the value of k3, e^-d - 1 + d"}
         grads = {"k1": "1", "k2": "d", "k3": "1 - e^-d", "k3+": "d (the gradient of k2)"}
         out = [
-            Check("input-contract", "an unknown kl_type raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown kl_type raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example ({label}) your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", "grad:log_prob")),

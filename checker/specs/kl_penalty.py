@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, relation_compare
+from checker.specs.base import Check, Example, contract_check, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -146,14 +146,13 @@ class KlPenaltySpec(NamedOutputsSpec):
     def extract(self, value, ex: Example, framework: str) -> dict:
         losses, new_beta = self.tuple_of(value, 2, "kl_penalty_iteration must return (losses, new_beta)")
         M = ex.arrays["kl"].shape[0]
-        return {"losses": self.shaped(losses, "torch", (M,), "losses", "one loss per minibatch"),
+        return {"losses": self.array(losses, "torch", (M,), "losses", "one loss per minibatch"),
                 "new_beta": self.number(new_beta, "new_beta")}
 
     def checks(self) -> list[Check]:
         valid = lambda ex: ex.invalid is None  # noqa: E731
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("losses", "new_beta")),

@@ -14,7 +14,8 @@ from typing import Any, Callable
 import numpy as np
 
 from checker.sandbox.model import ReturnedArray
-from checker.specs.base import Axis, Check, Example, OutputProblem, describe, relation_compare
+from checker.specs.base import (Axis, Check, Example, OutputProblem, cut_tokens, describe, relation_compare, rounded,
+                               single_rows)
 from checker.specs.pref_base import NamedOutputsSpec
 
 
@@ -98,12 +99,12 @@ class LlmOutputsSpec(NamedOutputsSpec):
             if kind == "scalar":
                 out[name] = self.scalar(v, framework, what=name)
             elif kind == "b":
-                out[name] = self.shaped(v, framework, (B,), name, "one value per response")
+                out[name] = self.array(v, framework, (B,), name, "one value per response")
                 self.real(v, name)
             elif kind == "mask":
                 out[name] = self.bool_like(v, framework, (B, T), name)
             else:
-                out[name] = self.shaped(v, framework, (B, T), name, self.shape_words)
+                out[name] = self.array(v, framework, (B, T), name, self.shape_words)
                 self.real(v, name)
         return self.with_derived(ex, out)
 
@@ -126,21 +127,12 @@ class LlmOutputsSpec(NamedOutputsSpec):
         """Single rows (whole groups where the drill has groups), shorter prefixes, rounder numbers."""
         if ex.invalid is not None:
             return []
-        out = []
-        B = ex.arrays[self.mask_name].shape[0]
-        step = self.row_step(ex)
-        if B > step:
-            for b in range(0, B, step):
-                out.append(Example({k: v[b:b + step] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        B, T = ex.arrays[self.mask_name].shape
+        out = single_rows(ex, B, self.row_step(ex))
         longest = int(ex.arrays[self.mask_name].sum(axis=1).max())
-        T = ex.arrays[self.mask_name].shape[1]
         if longest < T and self.can_cut(ex):
-            out.append(Example({k: (v[:, :longest] if v.ndim == 2 and v.shape[1] == T else v)
-                                for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
-        for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype.kind == "f" else v) for k, v in ex.arrays.items()}
-            out.append(Example(arrays, dict(ex.hyper), ex.label))
-        return out
+            out.append(cut_tokens(ex, longest, T))
+        return out + rounded(ex)
 
     def row_step(self, ex: Example) -> int:
         """How many rows a shrunk example keeps together (a group, for the group drills)."""

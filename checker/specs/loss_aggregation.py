@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example
+from checker.specs.base import Check, Example, contract_check, cut_tokens, rounded, single_rows
 from checker.specs.losses import LossSpec, draw_array, grid
 from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, related, relation_check,
                                          right_padded)
@@ -107,18 +107,13 @@ class LossAggregationSpec(LossSpec):
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:
             return []
-        L, M = ex.arrays["loss_mat"], ex.arrays["loss_mask"]
-        out = []
-        if L.shape[0] > 1:
-            out += [Example({"loss_mat": L[b:b + 1], "loss_mask": M[b:b + 1]}, dict(ex.hyper), ex.label)
-                    for b in range(L.shape[0])]
-        longest = int(M.sum(axis=1).max())
-        if longest < L.shape[1] and "norm_const" in ex.hyper or longest < L.shape[1] and \
-                _mode(ex) != "seq-mean-token-sum-norm":
-            out.append(Example({"loss_mat": L[:, :longest], "loss_mask": M[:, :longest]}, dict(ex.hyper), ex.label))
-        for digits in (1, 0):
-            out.append(Example({"loss_mat": np.round(L, digits) + 0.0, "loss_mask": M}, dict(ex.hyper), ex.label))
-        return out
+        B, T = ex.arrays["loss_mask"].shape
+        out = single_rows(ex, B)
+        longest = int(ex.arrays["loss_mask"].sum(axis=1).max())
+        # seq-mean-token-sum-norm divides by the padded length unless norm_const is given: cutting it changes the loss
+        if longest < T and ("norm_const" in ex.hyper or _mode(ex) != "seq-mean-token-sum-norm"):
+            out.append(cut_tokens(ex, longest, T))
+        return out + rounded(ex)
 
     def reference_loss(self, tensors: dict, hyper: dict):
         from checker.reference import aggregate
@@ -139,8 +134,7 @@ class LossAggregationSpec(LossSpec):
     def checks(self) -> list[Check]:
         loss = ("loss",)
         return [
-            Check("input-contract", "an unknown mode or a non-positive norm_const raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown mode or a non-positive norm_const raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your loss is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=loss),

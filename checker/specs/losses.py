@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Axis, Check, DrillSpec, Example, Expected
+from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, single_rows
 
 
 def grid(lo: float, hi: float, step: float):
@@ -65,11 +65,8 @@ class LossSpec(DrillSpec):
 
     def shrink(self, ex: Example) -> list[Example]:
         """Single rows, single tokens and shorter prefixes, then rounder numbers."""
-        out = []
         first = ex.arrays[self.positional[0]]
-        if first.ndim == 2 and first.shape[0] > 1:
-            for b in range(first.shape[0]):
-                out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        out = single_rows(ex, first.shape[0]) if first.ndim == 2 else []
         T = first.shape[-1]
         if T > 1:
             for t in range(T):

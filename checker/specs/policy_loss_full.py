@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, Expected, OutputProblem, describe, first_where
+from checker.specs.base import (Check, Example, Expected, OutputProblem, contract_check, cut_tokens, describe,
+                               first_where, single_rows)
 from checker.specs.losses import LossSpec, draw_array, grid
 from checker.specs.token_batches import (as_float32, draw_lengths, maybe_fill_padding, mode_axes, number, related,
                                          relation_check, right_padded)
@@ -191,12 +192,11 @@ class PolicyLossFullSpec(LossSpec):
     def shrink(self, ex: Example) -> list[Example]:
         if ex.invalid is not None:
             return []
-        out, B = [], _mask(ex).shape[0]
-        if B > 1:
-            out += [Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label) for b in range(B)]
+        B, T = _mask(ex).shape
+        out = single_rows(ex, B)
         longest = int(_mask(ex).sum(axis=1).max())
-        if longest < _mask(ex).shape[1] and _mode(ex) != "seq-mean-token-sum-norm":
-            out.append(Example({k: v[:, :longest] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
+        if longest < T and _mode(ex) != "seq-mean-token-sum-norm":
+            out.append(cut_tokens(ex, longest, T))
         return out
 
     def reference(self, ex: Example, framework: str) -> Expected:
@@ -241,8 +241,7 @@ class PolicyLossFullSpec(LossSpec):
 
     def checks(self) -> list[Check]:
         return [
-            Check("input-contract", "an unknown mode or a dual_clip <= 1 raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown mode or a dual_clip <= 1 raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your {field} is {got}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith(WORKED), fields=("loss", *STATS)),

@@ -271,8 +271,8 @@ class PpoUpdateSpec(NamedOutputsSpec):
     def extract(self, value, ex: Example, framework: str) -> dict:
         theta, phi, history = self.tuple_of(value, 3, "ppo_update must return (theta, phi, history)")
         D, K = ex.arrays["theta"].shape
-        out = {"theta": self.shaped(theta, framework, (D, K), "theta", "like the theta passed in"),
-               "phi": self.shaped(phi, framework, (D,), "phi", "like the phi passed in")}
+        out = {"theta": self.array(theta, framework, (D, K), "theta", "like the theta passed in"),
+               "phi": self.array(phi, framework, (D,), "phi", "like the phi passed in")}
         rows = self._history(history)
         E = _shape(ex)[0]
         if len(rows) > E:

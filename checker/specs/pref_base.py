@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from checker.sandbox.model import ReturnedArray
-from checker.specs.base import Example, Expected, OutputProblem, describe
+from checker.specs.base import Example, Expected, OutputProblem, describe, rounded, single_rows
 from checker.specs.losses import LossSpec
 
 
@@ -48,13 +48,8 @@ class NamedOutputsSpec(LossSpec):
         """Fewer rows (the first dim of every input), then rounder numbers."""
         if ex.invalid is not None:
             return []
-        out = []
         first = ex.arrays[self.positional[0]]
-        n = first.shape[0] if first.ndim else 0
-        if n > 1:
-            for i in range(n):
-                out.append(Example({k: v[i:i + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
-        return out + DrillSpecShrink.round(ex)
+        return single_rows(ex, first.shape[0] if first.ndim else 0) + rounded(ex)
 
     def where(self, mismatch) -> str:
         if not mismatch.index:
@@ -71,16 +66,6 @@ class NamedOutputsSpec(LossSpec):
         return tuple(value)
 
     @staticmethod
-    def shaped(value: Any, framework: str, shape: tuple, what: str, like: str) -> np.ndarray:
-        want = "torch tensor" if framework == "torch" else "NumPy array"
-        if not isinstance(value, ReturnedArray) or (value.is_torch != (framework == "torch")):
-            raise OutputProblem("output-type", f"{what} must be a {want}; yours is {describe(value)}")
-        if tuple(value.shape) != tuple(shape):
-            raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)} ({like}); yours has "
-                                                f"shape {tuple(value.shape)}")
-        return np.asarray(value.plain(), dtype=np.float64)
-
-    @staticmethod
     def number(value: Any, what: str) -> np.ndarray:
         """A plain number: a float, an int, a 0-d array or a 0-d tensor (a Python bool is not one)."""
         if isinstance(value, bool) or value is None:
@@ -91,13 +76,3 @@ class NamedOutputsSpec(LossSpec):
             return np.asarray(value.plain(), dtype=np.float64)
         raise OutputProblem("output-type", f"{what} must be a number (a float or a 0-d array or tensor); "
                                            f"yours is {describe(value)}")
-
-
-class DrillSpecShrink:
-    @staticmethod
-    def round(ex: Example) -> list[Example]:
-        out = []
-        for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype != bool else v) for k, v in ex.arrays.items()}
-            out.append(Example(arrays, dict(ex.hyper), ex.label, ex.invalid))
-        return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close, first_where
+from checker.specs.base import Check, Example, close, contract_check, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -84,13 +84,12 @@ class RlooSpec(NamedOutputsSpec):
 
     def extract(self, value, ex: Example, framework: str) -> dict:
         shape = ex.arrays["rewards"].shape
-        return {"advantages": self.shaped(value, framework, shape, "the advantages", "like the rewards")}
+        return {"advantages": self.array(value, framework, shape, "the advantages", "like the rewards")}
 
     def checks(self) -> list[Check]:
         valid = lambda ex: ex.invalid is None  # noqa: E731
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example your advantages are {got}{at}; they must be {expected}.",
                   applies=lambda ex: ex.label == "edge: worked example", fields=("advantages",)),

@@ -12,7 +12,8 @@ from typing import Callable
 
 import numpy as np
 
-from checker.specs.base import Check, DrillSpec, Example, Expected, Mismatch, OutputProblem, describe, first_where
+from checker.specs.base import (Check, DrillSpec, Example, Expected, Mismatch, OutputProblem, describe, first_where,
+                               rounded, single_rows)
 
 # What padded slots may hold, for the strategies: harmless zeros, ordinary numbers, and the poison
 # that `x * mask` lets through (NaN * 0 is NaN, inf * 0 is NaN).
@@ -170,32 +171,12 @@ class TokenSpec(DrillSpec):
             if kind == "scalar":
                 out[name] = self.scalar(v, framework, what=name)
             else:
-                out[name] = self.tensor(v, framework, self.out_shape(ex), name)
+                out[name] = self.array(v, framework, self.out_shape(ex), name)
         return out
-
-    @staticmethod
-    def tensor(value, framework: str, shape: tuple, what: str) -> np.ndarray:
-        from checker.sandbox.model import ReturnedArray
-
-        want = "torch tensor" if framework == "torch" else "NumPy array"
-        if not isinstance(value, ReturnedArray) or (value.is_torch != (framework == "torch")):
-            raise OutputProblem("output-type", f"{what} must be a {want}; yours is {describe(value)}")
-        if tuple(value.shape) != tuple(shape):
-            raise OutputProblem("output-shape", f"{what} must have shape {tuple(shape)}; yours has shape "
-                                                f"{tuple(value.shape)}")
-        return np.asarray(value.plain(), dtype=np.float64)
 
     def shrink(self, ex: Example) -> list[Example]:
         """Single rows first (the smallest batch that still fails), then rounder numbers."""
-        out = []
-        B = ex.arrays[self.mask_name].shape[0]
-        if B > 1:
-            for b in range(B):
-                out.append(Example({k: v[b:b + 1] for k, v in ex.arrays.items()}, dict(ex.hyper), ex.label))
-        for digits in (1, 0):
-            arrays = {k: (np.round(v, digits) + 0.0 if v.dtype.kind == "f" else v) for k, v in ex.arrays.items()}
-            out.append(Example(arrays, dict(ex.hyper), ex.label, ex.invalid))
-        return out
+        return single_rows(ex, ex.arrays[self.mask_name].shape[0]) + rounded(ex)
 
     def where(self, mismatch: Mismatch) -> str:
         if not mismatch.index:

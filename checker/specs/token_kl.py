@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import relation_compare, Check, Example, close, first_where
+from checker.specs.base import Check, Example, close, contract_check, first_where, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
 
@@ -148,8 +148,7 @@ class TokenKlSpec(TokenSpec):
             return lambda ex: ex.invalid is None and ex.hyper.get("estimator") == k and not has_garbage(ex)
 
         return [
-            Check("input-contract", "an unknown estimator raises ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("an unknown estimator raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's {label}, your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label.startswith("edge: worked example"), fields=("kl", "kl_mean")),

@@ -74,6 +74,19 @@ class TotalLossSpec(LossSpec):
     hyper_defaults = {"clip_eps": 0.2, "vf_coef": 0.5, "ent_coef": 0.01}
     trainable = ("new_logp", "values", "entropy")
     constants = ("old_logp", "advantages", "old_values", "returns")
+    terms = {"policy": "policy_loss", "value": "value_loss"}
+
+    def assemble(self, parts: dict):
+        """policy + vf_coef * value - ent_coef * mean(entropy), the policy and value terms given as their
+        drills' functions (the diagnosis puts their catalogued mistakes inside an otherwise right total)."""
+        policy, value = parts["policy"], parts["value"]
+        d = self.hyper_defaults
+
+        def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, entropy,
+                           clip_eps=d["clip_eps"], vf_coef=d["vf_coef"], ent_coef=d["ent_coef"]):
+            return (policy(new_logp, old_logp, advantages, clip_eps)
+                    + vf_coef * value(values, old_values, returns, clip_eps) - ent_coef * entropy.mean())
+        return ppo_total_loss
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st

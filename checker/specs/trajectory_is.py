@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, close, relation_compare, relation_same_on
+from checker.specs.base import Check, Example, close, contract_check, relation_compare, relation_same_on
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -173,7 +173,7 @@ class TrajectoryIsSpec(NamedOutputsSpec):
         log_w, ess, is_est, snis = self.tuple_of(value, 4, "trajectory_is must return (log_w, ess, is_estimate, "
                                                            "snis_estimate)")
         n = ex.arrays["returns"].shape[0]
-        return {"log_w": self.shaped(log_w, framework, (n,), "log_w", "one log-weight per trajectory"),
+        return {"log_w": self.array(log_w, framework, (n,), "log_w", "one log-weight per trajectory"),
                 "ess": self.number(ess, "ess"), "is_estimate": self.number(is_est, "is_estimate"),
                 "snis_estimate": self.number(snis, "snis_estimate")}
 
@@ -181,8 +181,7 @@ class TrajectoryIsSpec(NamedOutputsSpec):
         valid = lambda ex: ex.invalid is None  # noqa: E731
         ordinary = lambda ex: valid(ex) and not _extreme(ex) and not _long(ex)  # noqa: E731
         return [
-            Check("input-contract", "invalid inputs raise ValueError",
-                  "The contract says {detail}.", applies=lambda ex: ex.invalid is not None),
+            contract_check("invalid inputs raise ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",
                   "On the prompt's worked example your {field} is {got}{at}; it must be {expected}.",
                   applies=lambda ex: ex.label == "edge: worked example", fields=OUTPUTS),
