@@ -62,16 +62,15 @@ def answer_own_ms(drill_id: str, framework: str, runs: int = 5) -> float:
     import copy
     import types
 
-    from checker.engine import _distinct_calls_for
-    from checker.specs import spec_for
+    from checker.engine import Checker
     from drills import get_drill
 
     d = get_drill(drill_id)
-    spec = spec_for(d.base or d.id)
+    plan = Checker().plan(d.base or d.id, framework, 0)
     module = types.ModuleType("model_answer")
     exec(compile(d.solution(framework), "model_answer.py", "exec"), module.__dict__)
-    fn = getattr(module, spec.function)
-    calls, _ = _distinct_calls_for(spec.drill_id, framework, 0)
+    fn = getattr(module, plan.spec.function)
+    calls = plan.distinct
     from checker.sandbox.child import _fresh_inputs, _shared_ids, _signature
 
     names = _signature(fn)[1]

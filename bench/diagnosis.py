@@ -109,12 +109,11 @@ def cases(folder: Path) -> list[Case]:
     return out
 
 
-def judge(case: Case, runner=None) -> Outcome:
-    from checker.engine import check
-
+def judge(case: Case, checker) -> Outcome:
+    """How `checker` (a `checker.engine.Checker`) judges one corpus answer."""
     try:
-        report = check(case.path.read_text(encoding="utf-8"), case.drill, case.framework, shrink_failure=False,
-                       **({"runner": runner} if runner else {}))
+        report = checker.check(case.path.read_text(encoding="utf-8"), case.drill, case.framework,
+                               shrink_failure=False)
     except Exception as exc:  # noqa: BLE001 - a corpus file the checker cannot take is a finding
         return Outcome(case, False, [], f"{type(exc).__name__}: {exc}", "error")
     named = [i for i in report.mistake_ids if i not in OUTPUT_IDS]
@@ -125,7 +124,7 @@ def judge(case: Case, runner=None) -> Outcome:
             continue
         groups.setdefault(d.alternative_to or d.id, set()).add(d.id)
     wrong = [g for g in groups.values() if not g & set(case.expect)]
-    o = Outcome(case, report.passed, named, report.error["message"] if report.error else None)
+    o = Outcome(case, report.passed, named, report.error.message if report.error else None)
     if case.expect == ["right"]:
         o.verdict = "accepted" if report.passed else "rejected-right"
     elif report.passed:
@@ -140,9 +139,12 @@ def judge(case: Case, runner=None) -> Outcome:
 
 
 def score(folder: Path, verbose: bool = False, out=sys.stdout) -> dict[str, Tally]:
+    from checker.engine import Checker
+
+    checker = Checker()
     tallies: dict[str, Tally] = {}
     for case in cases(folder):
-        o = judge(case)
+        o = judge(case, checker)
         tallies.setdefault(case.drill, Tally()).add(o)
         tallies.setdefault("TOTAL", Tally()).add(o)
     head = (f"{'drill':<22} {'right acc':>10} {'wrong rej':>10} {'named ok':>10} {'named wrong':>12} "

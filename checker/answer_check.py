@@ -1,7 +1,12 @@
 """The check of one answer as a user asks for it, from the command line or the app's warm worker: the drill
 named by the caller, by the file's `# ppo-drill drill:` line or by the function it defines, then the
 engine's check, with the planted bug of a fix-the-bug drill withheld. What the caller got wrong (an
-unknown drill, a bad timeout, code that names no drill) is a `UsageError`, exit 2 on the command line."""
+unknown drill, a bad timeout, code that names no drill) is a `UsageError`, exit 2 on the command line.
+
+A start-up boundary: the command line's parser imports this module before `ppo-drill check` starts the
+sandbox's zygote, and a process that has loaded the drills or the engine starts its zygote afresh (a
+second import of torch) instead of forking it. So the drills, the sandbox and the engine are imported
+where they are used, not here."""
 from __future__ import annotations
 
 import re
@@ -45,13 +50,15 @@ def drill_from_source(source: str) -> str | None:
     return match.group(1) if match else None
 
 
-def run_check(source: str, drill: str | None, framework: str | None, seed: int, timeout: float | None = None,
-              filename: str = "answer.py"):
-    """The check behind `ppo-drill check` and `watch` (and the app's worker): detect, then check.
-    Without a drill, the file's drill line (written by `start`) names it, else the function does;
-    `filename` is what tracebacks and syntax errors call the code."""
+def run_check(checker, source: str, drill: str | None, framework: str | None, seed: int,
+              timeout: float | None = None, filename: str = "answer.py"):
+    """The check behind `ppo-drill check` and `watch` (and the app's worker), by `checker` (a
+    `checker.engine.Checker`, built once by the caller): detect, then check. Without a drill, the file's
+    drill line (written by `start`) names it, else the function does; `filename` is what tracebacks and
+    syntax errors call the code."""
     from checker.detect import DetectError
-    from checker.engine import check
+    from checker.given_code import withhold_planted
+    from checker.sandbox.model import Limits
 
     named_by_line = drill is None and (drill := drill_from_source(source)) is not None
     if drill is not None:
@@ -64,15 +71,11 @@ def run_check(source: str, drill: str | None, framework: str | None, seed: int, 
                              "(fix that line, or pass --drill ID)") from None
     limits = None
     if timeout is not None:
-        from checker.sandbox import Limits
-
         if timeout <= 0:
             raise UsageError("--timeout must be positive")
         limits = Limits(wall_s=timeout, cpu_s=max(1, int(timeout + 0.999)))
     try:
-        report = check(source, drill, framework, seed, limits=limits, filename=filename)
+        report = checker.check(source, drill, framework, seed, limits=limits, filename=filename)
     except DetectError as exc:
         raise UsageError(str(exc)) from None
-    from checker.given_code import withhold_planted
-
     return withhold_planted(report, source)  # a fix-the-bug drill's bug as given is not the candidate's

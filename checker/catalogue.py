@@ -11,9 +11,9 @@ variant explains is reported as "what differs".
 Variants: every form of every catalogued mistake (`Mistake.forms`: the canonical file, other forms of
 the same misconception, each `params` substitution), the shared misconceptions the drill inherits planted
 in its model answer and recognised by the property they break (`checker.misconceptions`), two-mistake
-combinations derived by merging two files' edits against the model solution, and, for the total loss, the
-policy and value mistakes placed inside an otherwise correct total (and their combinations, by superposing
-their deviations).
+combinations derived by merging two files' edits against the model solution, and, for a drill made of
+other drills' answers (`DrillSpec.terms`: the total loss of the policy and value losses), each term's
+mistakes placed inside an otherwise correct whole (and their combinations, by superposing their deviations).
 
 A variant is named only when (1) it explains at least one axis, matching the answer on every example of
 it and differing from the reference on at least one of them, with >= 2 such examples over all the axes it
@@ -21,21 +21,26 @@ explains, and (2) on every axis of the same group
 where the variant differs from the reference, the answer differs too (a mistake whose other effects the
 answer does not show is not its mistake), and (3) no check that the answer passes fails for the variant (a
 passing check contradicts it, whatever axis group it speaks about). All of it is our own trusted code and
-runs in this process
-(`checker.trusted`); results are cached per example, so the warm worker pays for a variant once.
+runs in this process (`checker.trusted`). A `Catalogue` holds one drill's variants in one framework and
+what diagnosing with them has learnt (each variant's results per example, the reference's fields, which
+axis applies where); the `Checker` keeps one per drill, so a warm worker pays for a variant once.
 """
 from __future__ import annotations
 
 import difflib
 import itertools
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
-from checker.specs.base import OutputProblem, close
-from checker.trusted import load_function, run_trusted
+from checker import misconceptions
+from checker.evaluation import evaluate
+from checker.report import fmt
+from checker.specs import DrillSpec
+from checker.specs.base import OutputProblem, close, example_key
+from checker.trusted import TrustedFunction, load_function, run_trusted
+from drills import get_drill
 
 MIN_EVIDENCE = 2  # distinct examples on which a variant must differ from the reference, over the axes it explains
 
@@ -45,7 +50,7 @@ class Variant:
     """A known wrong behaviour: the mistake ids it plants and the function that shows it (or, for a
     superposed combination, the variants whose deviations add up)."""
     ids: tuple[str, ...]
-    fn: Callable | None
+    fn: TrustedFunction | None
     label: str = ""
     parts: tuple["Variant", ...] = ()
     free: Callable | None = None  # a recogniser: (run, i, field) -> where the answer may differ (see misconceptions)
@@ -89,93 +94,132 @@ def merge_edits(base: str, a: str, b: str) -> str | None:
     return "".join(out)
 
 
-@lru_cache(maxsize=32)
-def singles(drill_id: str, framework: str) -> tuple[Variant, ...]:
-    """Every form of every single mistake of the drill (for the total loss also the inherited ones)."""
-    from drills import get_drill
-
-    from checker import misconceptions
-
-    drill = get_drill(drill_id)
-    out: list[Variant] = []
-    for m in drill.mistakes:
-        for label, src in m.forms(framework):
-            out.append(Variant((m.id,), load_function(src, drill.function, label), label))
-    for p in misconceptions.planted(drill_id, framework):
-        out.append(Variant((p.mistake_id,), load_function(p.source, drill.function, f"<{p.label}>"), p.label))
-    for r in misconceptions.recognisers(drill_id, framework):
-        out.append(Variant((r.mistake_id,), None, r.label, free=r.free))
-    return tuple(out + _inherited(drill_id, framework))
+#: How many examples' worth of results and reference fields a catalogue keeps per variant and in its own
+#: caches before it starts afresh (keys hold the examples' bytes; a long watch session meets many).
+MAX_EXAMPLES = 8192
 
 
-@lru_cache(maxsize=32)
-def pairs(drill_id: str, framework: str) -> tuple[Variant, ...]:
-    """Two mistakes at once: merged edits of two mistakes' files (every form that is an edit of the model
-    answer), and for the total loss the superposition of two independent terms' mistakes."""
-    from drills import get_drill
+class Catalogue:
+    """The known wrong behaviours of one drill in one framework, built once (compiled forms, planted
+    misconceptions, merged pairs), and what diagnosing with them has learnt: each variant's results and
+    comparisons per example (kept on the variant), the reference's fields per example, which axis applies
+    to which example. `diagnose` names an answer's mistakes with them."""
 
-    from checker import misconceptions
+    def __init__(self, spec: DrillSpec, framework: str) -> None:
+        self.spec, self.framework = spec, framework
+        self.drill = get_drill(spec.drill_id)
+        self._singles: tuple[Variant, ...] | None = None
+        self._pairs: tuple[Variant, ...] | None = None
+        self._static: dict = {}   # example key -> (kinks, the reference's fields)
+        self._applies: dict = {}  # (axis id, example key) -> the axis applies to the example
 
-    drill = get_drill(drill_id)
-    solution = drill.solution(framework)
-    sources = [(m.id, label, src) for m in drill.mistakes for label, src in m.forms(framework)]
-    sources += [(p.mistake_id, p.label, p.source) for p in misconceptions.planted(drill_id, framework)]
-    out: list[Variant] = []
-    seen: set[str] = set()
-    for (ia, la, sa), (ib, lb, sb) in itertools.combinations(sources, 2):
-        if ia == ib:
-            continue
-        merged = merge_edits(solution, sa, sb)
-        if merged is None or merged in seen:
-            continue
-        seen.add(merged)
-        out.append(Variant((ia, ib), load_function(merged, drill.function, f"<{la}+{lb}>"), f"{la}+{lb}"))
-    if drill_id == "total_loss":
-        singles_ = singles(drill_id, framework)
-        for a, b in itertools.combinations(singles_, 2):
-            if a.ids != b.ids and _term(a) != _term(b):
-                out.append(Variant(a.ids + b.ids, None, f"{a.label}+{b.label}", parts=(a, b)))
-    return tuple(out)
+    @property
+    def singles(self) -> tuple[Variant, ...]:
+        """Every form of every single mistake of the drill (and, for a drill made of terms, each term's)."""
+        if self._singles is None:
+            self._singles = self._make_singles()
+        return self._singles
+
+    @property
+    def pairs(self) -> tuple[Variant, ...]:
+        """Two mistakes at once: merged edits of two mistakes' files (every form that is an edit of the
+        model answer), and for a drill made of terms the superposition of two terms' mistakes."""
+        if self._pairs is None:
+            self._pairs = self._make_pairs()
+        return self._pairs
+
+    def variants(self) -> tuple[Variant, ...]:
+        """Single mistakes first, then the derived combinations of two."""
+        return self.singles + self.pairs
+
+    def _make_singles(self) -> tuple[Variant, ...]:
+        drill, framework = self.drill, self.framework
+        out: list[Variant] = []
+        for m in drill.mistakes:
+            for label, src in m.forms(framework):
+                out.append(Variant((m.id,), load_function(src, drill.function, label), label))
+        for p in misconceptions.planted(drill.id, framework):
+            out.append(Variant((p.mistake_id,), load_function(p.source, drill.function, f"<{p.label}>"), p.label))
+        for r in misconceptions.recognisers(drill.id, framework):
+            out.append(Variant((r.mistake_id,), None, r.label, free=r.free))
+        return tuple(out + self._inside_terms())
+
+    def _make_pairs(self) -> tuple[Variant, ...]:
+        drill, framework = self.drill, self.framework
+        solution = drill.solution(framework)
+        sources = [(m.id, label, src) for m in drill.mistakes for label, src in m.forms(framework)]
+        sources += [(p.mistake_id, p.label, p.source) for p in misconceptions.planted(drill.id, framework)]
+        out: list[Variant] = []
+        seen: set[str] = set()
+        for (ia, la, sa), (ib, lb, sb) in itertools.combinations(sources, 2):
+            if ia == ib:
+                continue
+            merged = merge_edits(solution, sa, sb)
+            if merged is None or merged in seen:
+                continue
+            seen.add(merged)
+            out.append(Variant((ia, ib), load_function(merged, drill.function, f"<{la}+{lb}>"), f"{la}+{lb}"))
+        if self.spec.terms:
+            for a, b in itertools.combinations(self.singles, 2):
+                if a.ids != b.ids and _term(a) != _term(b):
+                    out.append(Variant(a.ids + b.ids, None, f"{a.label}+{b.label}", parts=(a, b)))
+        return tuple(out)
+
+    def _inside_terms(self) -> list[Variant]:
+        """For a drill made of terms (`DrillSpec.terms`): each form of each term's mistakes inside an
+        otherwise correct whole (`DrillSpec.assemble`), labelled "<term>/<form>"."""
+        spec, framework = self.spec, self.framework
+        drills = {term: get_drill(drill_id) for term, drill_id in spec.terms.items()}
+        if any(framework not in d.frameworks for d in drills.values()):
+            return []
+        right = {term: load_function(d.solution(framework), d.function, str(d.solution_path(framework)))
+                 for term, d in drills.items()}
+        out = []
+        for term, d in drills.items():
+            for m in d.mistakes:
+                for label, src in m.forms(framework):
+                    parts = {**right, term: load_function(src, d.function, label)}
+                    out.append(Variant((m.id,), TrustedFunction(spec.assemble(parts)), f"{term}/{label}"))
+        return out
+
+    def static(self, key, example, expected) -> tuple:
+        """What the diagnosis needs from the reference on one example (its kinks, the reference's fields),
+        computed once per example content."""
+        hit = self._static.get(key)
+        if hit is None:
+            if len(self._static) > MAX_EXAMPLES:
+                self._static.clear()
+            kinks = self.spec.kinks(example) if self.framework == "torch" else {}
+            hit = self._static[key] = (kinks, _reference_behaviour(self.spec, expected, example, self.framework))
+        return hit
+
+    def applies(self, axis, key, example) -> bool:
+        """Axis `axis` speaks about `example` (asked once per axis and example content)."""
+        k = (axis.id, key)
+        hit = self._applies.get(k)
+        if hit is None:
+            if len(self._applies) > 8 * MAX_EXAMPLES:
+                self._applies.clear()
+            hit = self._applies[k] = bool(axis.applies(example))
+        return hit
+
+    def diagnose(self, examples, calls, candidate_results, expected, passed: set[str] | None = None,
+                 plan=None) -> "Explanation":
+        """Per axis where the answer differs from the reference, the catalogued mistakes that explain it.
+
+        `candidate_results` maps example index -> CallResult; `expected` maps example index -> the reference
+        `Expected`; `passed` the checks the answer passes (a variant that fails one of them is not named);
+        `plan` each example's `checker.evaluation.Planned`, reused to evaluate the variants. Single mistakes
+        first; combinations of two only for the axes no single mistake explains.
+        """
+        run = _Run(self, examples, calls, candidate_results, expected, set(passed or ()), plan)
+        return _explain(run)
 
 
 def _term(v: Variant) -> str:
-    """Which term of the total a mistake touches: 'policy', 'value' or 'total' (the combination itself)."""
-    return v.label.split("/", 1)[0] if "/" in v.label else "total"
-
-
-def _inherited(drill_id: str, framework: str) -> list[Variant]:
-    """For the total loss: each form of each policy and value mistake inside an otherwise correct total."""
-    if drill_id != "total_loss":
-        return []
-    from drills import get_drill
-
-    policy, value = get_drill("policy_loss"), get_drill("value_loss")
-    if framework not in policy.frameworks or framework not in value.frameworks:
-        return []
-    p_ok = load_function(policy.solution(framework), policy.function, str(policy.solution_path(framework)))
-    v_ok = load_function(value.solution(framework), value.function, str(value.solution_path(framework)))
-
-    def total(p_fn, v_fn):
-        def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, entropy,
-                           clip_eps=0.2, vf_coef=0.5, ent_coef=0.01):
-            return (p_fn(new_logp, old_logp, advantages, clip_eps) + vf_coef * v_fn(values, old_values, returns,
-                                                                                       clip_eps)
-                    - ent_coef * entropy.mean())
-        return ppo_total_loss
-
-    out = []
-    for m in policy.mistakes:
-        for label, src in m.forms(framework):
-            out.append(Variant((m.id,), total(load_function(src, policy.function, label), v_ok), f"policy/{label}"))
-    for m in value.mistakes:
-        for label, src in m.forms(framework):
-            out.append(Variant((m.id,), total(p_ok, load_function(src, value.function, label)), f"value/{label}"))
-    return out
-
-
-def variants(drill_id: str, framework: str) -> tuple[Variant, ...]:
-    """Single mistakes first, then the derived combinations of two."""
-    return singles(drill_id, framework) + pairs(drill_id, framework)
+    """Which term of a whole a mistake touches (its label's "<term>/" prefix), or "whole" for the drill's
+    own mistakes."""
+    return v.label.split("/", 1)[0] if "/" in v.label else "whole"
 
 
 # ---- behaviour as fields ---------------------------------------------------------------------------
@@ -233,38 +277,37 @@ def _same(x, y) -> bool:
     return x.shape == y.shape and bool(close(x, y).all())
 
 
-def example_key(ex) -> tuple:
-    """A content key for an example, so cached variant results survive across checks and seeds."""
-    arrays = tuple((k, v.dtype.str, v.shape, v.tobytes()) for k, v in sorted(ex.arrays.items()))
-    return (ex.label, tuple(sorted(ex.hyper.items())), arrays)
-
-
 # ---- the diagnosis ---------------------------------------------------------------------------------
 
 class _Run:
     """One diagnosis: the usable examples, the answer's and the reference's fields on them, and lazy
-    evaluation of variants."""
+    evaluation of the catalogue's variants."""
 
-    def __init__(self, spec, framework, examples, calls, candidate_results, expected):
+    def __init__(self, catalogue: Catalogue, examples, calls, candidate_results, expected, passed: set[str],
+                 plan) -> None:
+        spec, framework = catalogue.spec, catalogue.framework
+        self.catalogue = catalogue
         self.spec, self.framework, self.examples, self.calls = spec, framework, examples, calls
         self.expected = expected
+        self.passed = passed  # the checks the answer passes
+        self.plan = plan
         self.usable = [i for i, ex in enumerate(examples)
                        if ex.invalid is None and i in candidate_results and expected[i].error is None]
         self.keys = {i: example_key(examples[i]) for i in self.usable}
-        static = {i: _static(spec, framework, self.keys[i], examples[i], expected[i]) for i in self.usable}
+        static = {i: catalogue.static(self.keys[i], examples[i], expected[i]) for i in self.usable}
         self.kinks = {i: static[i][0] for i in self.usable}
         self.cand = {i: behaviour(spec, candidate_results[i], examples[i], framework, self.kinks[i])
                      for i in self.usable}
         self.ref = {i: static[i][1] for i in self.usable}
-        self.axes = [a for a in spec.axes(framework)]
+        axes = spec.axes(framework)
         self.axis_examples = {a.id: [i for i in self.usable if a.field in self.ref[i]
-                                     and _applies(spec, framework, a, self.keys[i], examples[i])] for a in self.axes}
+                                     and catalogue.applies(a, self.keys[i], examples[i])] for a in axes}
         self.axis_examples = {k: v for k, v in self.axis_examples.items() if v}
-        self.axes = [a for a in self.axes if a.id in self.axis_examples]
+        self.axes = [a for a in axes if a.id in self.axis_examples]
         self._cand_is_ref: dict[tuple[int, str], bool] = {}
-        self.passed: set[str] = set()  # set by diagnose: the checks the answer passes
-        self.plan = None
-        self.ordered: dict[str, list[int]] = {}
+        # per axis, its examples where the answer differs first: most variants fail there at once
+        self.ordered = {a.id: sorted(self.axis_examples[a.id], key=lambda i, f=a.field: self.cand_is_ref(i, f))
+                        for a in self.axes}
 
     def value(self, view: dict | None, f: str):
         return "<raised>" if view is None else view.get(f, "<missing>")
@@ -280,13 +323,24 @@ class _Run:
         if v.free is not None:  # a recogniser predicts the reference wherever the property leaves no freedom
             return self.ref[i]
         if key not in v.views:
+            if len(v.views) > MAX_EXAMPLES:
+                v.views.clear()
             if v.parts:
                 v.views[key] = self._superpose(v.parts, i)
             else:
-                if key not in v.results:
-                    v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
-                v.views[key] = behaviour(self.spec, v.results[key], self.examples[i], self.framework, self.kinks[i])
+                v.views[key] = behaviour(self.spec, self._result(v, i), self.examples[i], self.framework,
+                                         self.kinks[i])
         return v.views[key]
+
+    def _result(self, v: Variant, i: int):
+        """Variant `v`'s result on example `i` (run once per example content, kept on the variant)."""
+        key = self.keys[i]
+        r = v.results.get(key)
+        if r is None:
+            if len(v.results) > MAX_EXAMPLES:
+                v.results.clear()
+            r = v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
+        return r
 
     def _superpose(self, parts, i) -> dict | None:
         """ref + sum of each part's deviation from ref, field by field (an absent gradient counts as 0)."""
@@ -404,85 +458,40 @@ class _Run:
         evaluation as the answer's; None for a recogniser or a superposition (no function to run)."""
         if v.fn is None:
             return None
-        cached = v.views.get(("failures", self.spec.drill_id, tuple(self.keys[i] for i in self.usable)))
+        key = ("failures", tuple(self.keys[i] for i in self.usable))
+        cached = v.views.get(key)
         if cached is not None:
             return cached
-        from checker.engine import evaluate
-
-        results = {}
-        for i in self.usable:
-            key = self.keys[i]
-            if key not in v.results:
-                v.results[key] = run_trusted(v.fn, [self.calls[i]])[0]
-            results[i] = v.results[key]
-        from dataclasses import replace as _replace
-
         # the same examples, in place, with the engine's plan of them (the checks that apply, the kinks)
-        _, failures = evaluate(self.spec, self.framework, self.examples,
-                               {i: _replace(r, index=i) for i, r in results.items()}, self.expected, plan=self.plan)
+        results = {i: replace(self._result(v, i), index=i) for i in self.usable}
+        _, failures = evaluate(self.spec, self.framework, self.examples, results, self.expected, plan=self.plan)
         out = {cid: {f.index for f in fs} for cid, fs in failures.items()}
-        v.views[("failures", self.spec.drill_id, tuple(self.keys[i] for i in self.usable))] = out
+        v.views[key] = out
         return out
 
 
-_STATIC: dict = {}   # (drill, framework, example key) -> (kinks, the reference's fields)
-_APPLIES: dict = {}  # (drill, framework, axis id, example key) -> the axis applies to the example
-
-
-def _static(spec, framework, key, example, expected) -> tuple:
-    """What the diagnosis needs from the reference on one example, computed once per example content."""
-    k = (spec.drill_id, framework, key)
-    hit = _STATIC.get(k)
-    if hit is None:
-        if len(_STATIC) > 8192:
-            _STATIC.clear()
-        kinks = spec.kinks(example) if framework == "torch" else {}
-        hit = _STATIC[k] = (kinks, _reference_behaviour(spec, expected, example, framework))
-    return hit
-
-
-def _applies(spec, framework, axis, key, example) -> bool:
-    k = (spec.drill_id, framework, axis.id, key)
-    hit = _APPLIES.get(k)
-    if hit is None:
-        if len(_APPLIES) > 65536:
-            _APPLIES.clear()
-        hit = _APPLIES[k] = bool(axis.applies(example))
-    return hit
-
-
-def diagnose(spec, framework: str, examples, calls, candidate_results, expected,
-             passed: set[str] | None = None, plan=None) -> Explanation:
-    """Per axis where the answer differs from the reference, the catalogued mistakes that explain it.
-
-    `candidate_results` maps example index -> CallResult; `expected` maps example index -> the reference
-    `Expected`; `passed` the checks the answer passes (a variant that fails one of them is not named);
-    `plan` the engine's plan of the examples (`engine._plan_for`), reused to evaluate the variants.
-    Single mistakes first; combinations of two only for the axes no single mistake explains.
-    """
-    run = _Run(spec, framework, examples, calls, candidate_results, expected)
-    run.passed = set(passed or ())
-    run.plan = plan
+def _explain(run: _Run) -> Explanation:
+    """The greedy cover of the axes where the answer differs: single mistakes, then pairs and
+    superpositions for what no single mistake explains; what nothing explains, with what differs."""
+    catalogue = run.catalogue
     titles = {a.id: a.title for a in run.axes}
     differing = {a.id for a in run.axes if run.differs(a)}
-    run.ordered = {a.id: sorted(run.axis_examples[a.id], key=lambda i: run.cand_is_ref(i, a.field))
-                   for a in run.axes}
     if not differing:
         return Explanation([], [])
     judged: list[tuple[Variant, set[str]]] = []
-    for v in singles(spec.drill_id, framework):
+    for v in catalogue.singles:
         got = run.judge(v, differing)
         if got:
             judged.append((v, got))
     covered = set().union(*(g for _, g in judged)) if judged else set()
     if differing - covered:
-        for v in pairs(spec.drill_id, framework):
+        for v in catalogue.pairs:
             got = run.judge(v, differing)
             if got and got - covered:
                 judged.append((v, got))
     covered = set().union(*(g for _, g in judged)) if judged else set()
     if differing - covered:
-        for v in _superposed(run, singles(spec.drill_id, framework), differing):
+        for v in _superposed(run, catalogue.singles, differing):
             got = run.judge(v, differing)
             if got and got - covered:
                 judged.append((v, got))
@@ -583,8 +592,6 @@ def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
 
 
 def _first_difference(run: _Run, axis) -> str:
-    from checker.report import fmt
-
     for i in run.axis_examples[axis.id]:
         c, r = run.value(run.cand[i], axis.field), run.value(run.ref[i], axis.field)
         if run.equal(run.cand[i], run.ref[i], axis.field):

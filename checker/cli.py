@@ -160,11 +160,23 @@ def _start_sandbox() -> None:
     prepare_parent()
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def _checker(args: argparse.Namespace):
+    """The checker of this command: the one the caller gave (`args.checker`: a test session's warm one),
+    else a new one, made after the sandbox is up."""
+    given = getattr(args, "checker", None)
+    if given is not None:
+        return given
     _start_sandbox()
+    from checker.engine import Checker
+
+    return Checker()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    checker = _checker(args)
     try:
         source = read_source(args.file)
-        report = run_check(source, args.drill, args.framework, args.seed, args.timeout,
+        report = run_check(checker, source, args.drill, args.framework, args.seed, args.timeout,
                            filename="<stdin>" if args.file == "-" else args.file)
     except UsageError as exc:
         return _fail(str(exc))
@@ -304,7 +316,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return _fail(f"{path} is a folder; watch one answer file")
     if not path.exists():
         return _fail(f"{path} does not exist (create it with `ppo-drill start ID {path}`)")
-    _start_sandbox()  # before watchfiles starts its thread: a zygote is forked from one thread only
+    checker = _checker(args)  # before watchfiles starts its thread: a zygote is forked from one thread only
     from watchfiles import watch
 
     tty = sys.stdout.isatty()
@@ -314,7 +326,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     def once() -> None:
         try:
             source = read_source(str(path))
-            report = run_check(source, args.drill, args.framework, args.seed, filename=str(path))
+            report = run_check(checker, source, args.drill, args.framework, args.seed, filename=str(path))
         except UsageError as exc:
             print(f"ppo-drill: {exc}", file=sys.stderr, flush=True)
             print(f"watching {path} — save to re-check, Ctrl-C to stop", flush=True)
@@ -325,6 +337,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
         sys.stdout.write(("\033[2J\033[H" if tty else "") + report.render(color=tty)
                          + f"\n\nwatching {path} — save to re-check, Ctrl-C to stop\n")
         sys.stdout.flush()
+        try:  # the next save's check forks nothing: its sandbox child waits ready
+            checker.keep_warm()
+        except Exception as exc:  # noqa: BLE001 - a spare is an optimisation: the next check forks afresh
+            print(f"ppo-drill: could not fork a spare sandbox child: {exc}", file=sys.stderr, flush=True)
 
     once()
     try:

@@ -1,6 +1,7 @@
 """The examples a check runs: the spec's hand-picked edge cases plus examples drawn from its hypothesis
-strategy, reproducible per seed and cached — in memory for the warm worker, and on disk so a one-off
-`ppo-drill check` does not pay for importing hypothesis and drawing (about a third of a second).
+strategy, reproducible per seed. The `Checker` keeps them in memory per drill (`checker.plan`); here they
+are also cached on disk, so a one-off `ppo-drill check` does not pay for importing hypothesis and drawing
+(about a third of a second).
 
 Drawing uses hypothesis itself (a seeded `@given` that collects what it draws), not `.example()`, so the
 same seed always gives the same examples. The disk cache is keyed by the spec modules' source, so a
@@ -8,15 +9,17 @@ change to a strategy draws afresh; a damaged cache file is ignored and rewritten
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from checker.specs import Example, spec_for
+from checker.private_apis import check_private_apis
+from checker.specs import DrillSpec, Example, Expected
 
 CACHE_FORMAT = 2  # 2: drawn without hypothesis's local-constants pool
 
@@ -24,7 +27,12 @@ DEFAULT_RANDOM = 48
 
 
 def cache_dir() -> Path:
-    """$PPO_DRILL_HOME/cache when set (tests, --data-dir), else the platform's user cache folder."""
+    """$PPO_DRILL_CACHE when set (a cache shared by several data folders, as the test suite's processes
+    share one), else $PPO_DRILL_HOME/cache when that is set (tests, --data-dir), else the platform's user
+    cache folder. What is kept there is drawn from the specs' code alone, never from a user's data."""
+    shared = os.environ.get("PPO_DRILL_CACHE")
+    if shared:
+        return Path(shared).expanduser()
     home = os.environ.get("PPO_DRILL_HOME")
     if home:
         return Path(home).expanduser() / "cache"
@@ -33,8 +41,10 @@ def cache_dir() -> Path:
     return Path(user_cache_dir("ppo-drill", appauthor=False))
 
 
-@lru_cache(maxsize=1)
+@functools.cache
 def _specs_fingerprint() -> str:
+    """The specs' code, hashed: drawn examples cached on disk are used only with the code that drew them
+    (read once per process: the code does not change under it)."""
     h = hashlib.sha256(str(CACHE_FORMAT).encode())
     for path in sorted((Path(__file__).parent / "specs").glob("*.py")):
         h.update(path.read_bytes())
@@ -52,16 +62,15 @@ def _decode(d: dict) -> Example:
     return Example(arrays, dict(d["hyper"]), d["label"], d["invalid"])
 
 
-@lru_cache(maxsize=64)
-def drawn_examples(drill_id: str, framework: str, seed: int, n: int = DEFAULT_RANDOM) -> tuple[Example, ...]:
+def drawn_examples(spec: DrillSpec, framework: str, seed: int, n: int = DEFAULT_RANDOM) -> tuple[Example, ...]:
     """`n` examples from the drill's strategy, the same for the same seed (read from the disk cache when
     it holds them)."""
-    path = cache_dir() / f"examples-{drill_id}-{framework}-{seed}-{n}-{_specs_fingerprint()}.json"
+    path = cache_dir() / f"examples-{spec.drill_id}-{framework}-{seed}-{n}-{_specs_fingerprint()}.json"
     try:
         return tuple(_decode(d) for d in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    drawn = _draw(drill_id, framework, seed, n)
+    drawn = _draw(spec, framework, seed, n)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -75,15 +84,12 @@ def drawn_examples(drill_id: str, framework: str, seed: int, n: int = DEFAULT_RA
 def _without_local_constants():
     """Hypothesis (>= 6.13x) mixes literals found in the local modules loaded so far into what it draws,
     so the same seed would draw different examples in the CLI, the app's worker and the tests. Drawing
-    with that pool emptied keeps a seed's examples the same in every process."""
-    import contextlib
-
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - an older hypothesis has no such pool
+    with that pool emptied keeps a seed's examples the same in every process. The pool is hypothesis's
+    private API (`checker.private_apis` lists what is used): where it is missing, the draw goes on with it,
+    and a warning says so."""
+    if not check_private_apis():
         return contextlib.nullcontext()
-    if not hasattr(providers, "_get_local_constants") or not hasattr(providers, "Constants"):
-        return contextlib.nullcontext()
+    from hypothesis.internal.conjecture import providers  # only when drawing: the disk cache usually has them
 
     @contextlib.contextmanager
     def patched():
@@ -99,11 +105,10 @@ def _without_local_constants():
     return patched()
 
 
-def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ...]:
-    from hypothesis import HealthCheck, Phase, given, settings
+def _draw(spec: DrillSpec, framework: str, seed: int, n: int) -> tuple[Example, ...]:
+    from hypothesis import HealthCheck, Phase, given, settings  # only when the disk cache misses
     from hypothesis import seed as hseed
 
-    spec = spec_for(drill_id)
     drawn: list[Example] = []
 
     @hseed(seed)
@@ -118,16 +123,12 @@ def _draw(drill_id: str, framework: str, seed: int, n: int) -> tuple[Example, ..
     return tuple(drawn[:n])
 
 
-@lru_cache(maxsize=64)
-def examples_for(drill_id: str, framework: str, seed: int = 0) -> tuple[Example, ...]:
+def examples_for(spec: DrillSpec, framework: str, seed: int = 0) -> tuple[Example, ...]:
     """Edge cases first (they make the best counterexamples), then the drawn examples."""
-    spec = spec_for(drill_id)
     n = getattr(spec, "random_examples", DEFAULT_RANDOM)  # a spec whose every example is a whole run draws fewer
-    return tuple(spec.edge_cases(framework)) + drawn_examples(drill_id, framework, seed, n)
+    return tuple(spec.edge_cases(framework)) + drawn_examples(spec, framework, seed, n)
 
 
-@lru_cache(maxsize=64)
-def expected_for(drill_id: str, framework: str, seed: int = 0) -> tuple:
-    """The reference result of every example of `examples_for` (same order), computed once per seed."""
-    spec = spec_for(drill_id)
-    return tuple(spec.reference(ex, framework) for ex in examples_for(drill_id, framework, seed))
+def expected_for(spec: DrillSpec, framework: str, examples) -> tuple[Expected, ...]:
+    """The reference result of every example (same order)."""
+    return tuple(spec.reference(ex, framework) for ex in examples)

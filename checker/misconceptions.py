@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -79,7 +78,6 @@ def local_name(drill, misconception_id: str) -> str:
     return misconception_id
 
 
-@lru_cache(maxsize=64)
 def planted(drill_id: str, framework: str) -> tuple[Planted, ...]:
     """Every planted variant of every inherited misconception in the drill's model answer (deduplicated;
     a plant that changes nothing is left out)."""
@@ -106,7 +104,6 @@ def planted(drill_id: str, framework: str) -> tuple[Planted, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
 def recognisers(drill_id: str, framework: str) -> tuple[Recogniser, ...]:
     from checker.specs import spec_for
     from drills import get_drill

@@ -52,6 +52,83 @@ NOT_RUN = ("syntax", "missing-function")
 
 
 @dataclass
+class RunError:
+    """Why a check could not judge the answer as a whole: `kind` is "syntax", "missing-function",
+    "signature", "exception", "timeout", "memory", "no-tests" ... (the sandbox's and the graders' words),
+    `message` the sentence shown, `line` the answer's line it points at, `detail` a traceback's tail."""
+    kind: str
+    message: str
+    line: int | None = None
+    detail: str = ""
+
+
+@dataclass
+class BugOutcome:
+    """One known bug a graded test file was run against: caught (by which of its tests) or missed, with
+    the nudge that says which input would expose it."""
+    id: str
+    title: str
+    card: str | None
+    caught: bool
+    by: list[str] = field(default_factory=list)
+    nudge: str = ""
+
+
+@dataclass
+class TestFailure:
+    """One test of a graded file that failed on a right answer (a false alarm): `test` is None when
+    the file did not finish against that answer at all; `reason` says why it probably failed."""
+    __test__ = False  # not a pytest test class
+    test: str | None
+    message: str
+    reason: str = ""
+    line: int | None = None
+
+
+@dataclass
+class RightOutcome:
+    """One right answer a graded test file was run against: passed, or the tests that failed on it."""
+    id: str
+    title: str
+    passed: bool
+    failures: list[TestFailure] = field(default_factory=list)
+
+
+@dataclass
+class TestGrade:
+    """A graded test file (test-writing drills): its tests, how many of the known bugs they caught,
+    its false alarms counted in tests (each test that fails on a right answer, plus one when the file did
+    not finish against one), and per bug and per right answer what happened."""
+    __test__ = False  # not a pytest test class
+    caught: int
+    known: int
+    false_alarms: int
+    right_failed: int
+    tests: list[str] = field(default_factory=list)
+    bugs: list[BugOutcome] = field(default_factory=list)
+    right: list[RightOutcome] = field(default_factory=list)
+
+    @property
+    def caught_share(self) -> float | None:
+        """The share of known bugs caught, 0 with any false alarm (a suite that rejects right answers
+        cannot be trusted); None when there are no known bugs. What the schedule rates a failed file by."""
+        if not self.known:
+            return None
+        return 0.0 if self.false_alarms else self.caught / self.known
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "TestGrade":
+        return cls(data["caught"], data["known"], data["false_alarms"], data.get("right_failed", 0),
+                   list(data.get("tests", [])),
+                   [BugOutcome(**b) for b in data.get("bugs", [])],
+                   [RightOutcome(r["id"], r["title"], r["passed"], [TestFailure(**f) for f in r.get("failures", [])])
+                    for r in data.get("right", [])])
+
+
+@dataclass
 class Report:
     drill: str
     framework: str
@@ -60,13 +137,13 @@ class Report:
     diagnoses: list[Diagnosis] = field(default_factory=list)
     unexplained: list[Unexplained] = field(default_factory=list)
     counterexample: Counterexample | None = None
-    error: dict | None = None
+    error: RunError | None = None
     elapsed_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
     stdout: str = ""
     # A graded test file (test drills): caught / known bugs, false alarms, and per bug and right answer
     # what happened (see checker.testwriting.grade); None for an answer.
-    tests: dict | None = None
+    tests: TestGrade | None = None
     # A fix-the-bug drill's code checked as given (`checker.given_code`): its planted bug is not the
     # candidate's mistake, so no mistake is named; the failing checks and the counterexample remain.
     given_code: bool = False
@@ -79,7 +156,7 @@ class Report:
     def code_ran(self) -> bool:
         """False when the code never ran: it does not compile, or defines no function of the drill (a
         snippet, or a file checked against the wrong drill). Such a check is not an attempt at the drill."""
-        return not (self.error and self.error.get("kind") in NOT_RUN)
+        return not (self.error is not None and self.error.kind in NOT_RUN)
 
     def to_json(self) -> dict:
         """The report as JSON (what `ppo-drill check --json` prints): drill, framework, passed, checks, diagnoses, counterexample, error,
@@ -92,11 +169,11 @@ class Report:
             "diagnoses": [asdict(d) for d in self.diagnoses],
             "unexplained": [asdict(u) for u in self.unexplained],
             "counterexample": jsonable(asdict(self.counterexample)) if self.counterexample else None,
-            "error": self.error,
+            "error": asdict(self.error) if self.error is not None else None,
             "elapsed_ms": round(self.elapsed_ms, 1),
             "notes": list(self.notes),
             "stdout": printed_for_json(self.stdout),
-            "tests": self.tests,
+            "tests": self.tests.to_json() if self.tests is not None else None,
             "given_code": self.given_code,
         }
 
@@ -119,11 +196,11 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def tests_summary(tests: dict) -> str:
+def tests_summary(tests: TestGrade) -> str:
     """A graded test file in one line: its tests, the known bugs they caught, and its false alarms
     counted in tests (how many of its tests fail on a right answer)."""
-    n, alarms = len(tests["tests"]), tests["false_alarms"]
-    right_failed = tests.get("right_failed")
+    n, alarms = len(tests.tests), tests.false_alarms
+    right_failed = tests.right_failed
     on = f" on {right_failed} right answer{'s' if right_failed != 1 else ''}" if right_failed else " on right answers"
     if not alarms:
         alarm_text = "no false alarm on the right answers"
@@ -131,7 +208,7 @@ def tests_summary(tests: dict) -> str:
         alarm_text = f"1 false alarm (a test that fails{on})"
     else:
         alarm_text = f"{alarms} false alarms ({alarms} tests that fail{on})"
-    return f"Your {n} test{'s' if n != 1 else ''} caught {tests['caught']} of {tests['known']} known bugs; {alarm_text}"
+    return f"Your {n} test{'s' if n != 1 else ''} caught {tests.caught} of {tests.known} known bugs; {alarm_text}"
 
 
 def fmt(value: Any) -> str:
@@ -175,12 +252,13 @@ def render(report: Report, color: bool = False) -> str:
     lines = []
     verdict = paint("PASS", "1;32") if report.passed else paint("FAIL", "1;31")
     lines.append(f"{verdict}  {report.drill} ({report.framework})  {report.elapsed_ms:.0f} ms")
-    if report.error:
-        where = f" (line {report.error['line']})" if report.error.get("line") else ""
+    if report.error is not None:
+        err = report.error
+        where = f" (line {err.line})" if err.line else ""
         lines.append("")
-        lines.append(f"{paint(report.error['kind'], '1;31')} error{where}: {report.error['message']}")
-        if report.error.get("detail"):
-            lines.extend("    " + ln for ln in report.error["detail"].rstrip().splitlines()[-8:])
+        lines.append(f"{paint(err.kind, '1;31')} error{where}: {err.message}")
+        if err.detail:
+            lines.extend("    " + ln for ln in err.detail.rstrip().splitlines()[-8:])
     if report.tests:
         t = report.tests
         lines.append("")
@@ -289,6 +367,8 @@ def report_from_json(data: dict) -> Report:
         diagnoses=[Diagnosis(**d) for d in data.get("diagnoses", [])],
         unexplained=[Unexplained(**u) for u in data.get("unexplained", [])],
         counterexample=Counterexample(**cx) if cx else None,
-        error=data.get("error"), elapsed_ms=data.get("elapsed_ms", 0.0), notes=data.get("notes", []),
-        stdout=data.get("stdout", ""), tests=data.get("tests"), given_code=bool(data.get("given_code", False)),
+        error=RunError(**data["error"]) if data.get("error") else None, elapsed_ms=data.get("elapsed_ms", 0.0),
+        notes=data.get("notes", []), stdout=data.get("stdout", ""),
+        tests=TestGrade.from_json(data["tests"]) if data.get("tests") else None,
+        given_code=bool(data.get("given_code", False)),
     )

@@ -212,21 +212,6 @@ def _on_cancel(signum, frame) -> None:
         raise _Cancelled()
 
 
-def _warm() -> None:
-    """Draw every drill's examples (and load its mistake catalogue) so the first check is fast too."""
-    from checker.catalogue import variants
-    from checker.inputs import examples_for, expected_for
-    from drills import load_drills
-
-    for d in load_drills():
-        if d.kind != "core":
-            continue
-        for fw in d.frameworks:
-            examples_for(d.id, fw, 0)
-            expected_for(d.id, fw, 0)
-            variants(d.id, fw)
-
-
 def serve(stdin=None, stdout=None) -> int:
     """Answer check requests until stdin closes."""
     import select
@@ -234,10 +219,10 @@ def serve(stdin=None, stdout=None) -> int:
     from checker.sandbox import prepare_parent
 
     prepare_parent()  # torch.set_num_threads(1) before any tensor op, so forked children never hang
-    import numpy  # noqa: F401
-    import torch  # noqa: F401
-
     from checker.answer_check import UsageError, run_check
+    from checker.engine import Checker
+
+    checker = Checker()
 
     global _checking
     signal.signal(signal.SIGUSR1, _on_cancel)
@@ -248,19 +233,17 @@ def serve(stdin=None, stdout=None) -> int:
     out.flush()
     try:
         if not select.select([inp], [], [], 0)[0]:
-            _warm()
+            checker.warm()
     except (ValueError, OSError):  # stdin without a file descriptor (tests): warm anyway
-        _warm()
-    from checker.engine import keep_warm
-
-    inbox = _Inbox(inp, idle=_refresh_spare)
+        checker.warm()
+    inbox = _Inbox(inp, idle=lambda: _refresh_spare(checker))
     cancelled: set = set()
     for line in inbox:
         req = _request(line)
         if req is None:
             continue
         if req.get("op") == "prepare":  # no reply: the spare for a drill that just opened
-            _prepare(req)
+            _prepare(checker, req)
             continue
         if req.get("op") == "cancel":
             cancelled.update(_ids(req))
@@ -279,7 +262,7 @@ def serve(stdin=None, stdout=None) -> int:
         try:
             _checking = True
             try:
-                report = run_check(req["source"], req.get("drill"), req.get("framework"),
+                report = run_check(checker, req["source"], req.get("drill"), req.get("framework"),
                                    int(req.get("seed") or 0))
             finally:
                 _checking = False
@@ -292,7 +275,7 @@ def serve(stdin=None, stdout=None) -> int:
             reply.update(ok=False, error=f"{type(exc).__name__}: {exc}")
         out.write(json.dumps(reply) + "\n")
         out.flush()
-        _keep_warm(keep_warm)
+        _keep_warm(checker)
     return 0
 
 
@@ -301,31 +284,28 @@ def serve(stdin=None, stdout=None) -> int:
 SPARE_REFRESH_S = 30.0
 
 
-def _keep_warm(keep_warm) -> None:
+def _keep_warm(checker) -> None:
     try:
-        keep_warm()
+        checker.keep_warm()
     except Exception as exc:  # noqa: BLE001 - a spare is an optimisation: the next check forks afresh
         print(f"checker worker: could not fork a spare sandbox child: {type(exc).__name__}: {exc}",
               file=sys.stderr)
 
 
-def _prepare(req: dict) -> None:
-    from checker.engine import prepare
-
+def _prepare(checker, req: dict) -> None:
     try:
-        prepare(str(req.get("drill")), str(req.get("framework")), int(req.get("seed") or 0))
+        checker.prepare(str(req.get("drill")), str(req.get("framework")), int(req.get("seed") or 0))
     except Exception as exc:  # noqa: BLE001 - an unknown drill or a failed fork: the check forks afresh
         print(f"checker worker: could not prepare {req.get('drill')!r}: {type(exc).__name__}: {exc}",
               file=sys.stderr)
 
 
-def _refresh_spare() -> None:
-    from checker.engine import keep_warm
+def _refresh_spare(checker) -> None:
     from checker.sandbox import spare_age
 
     age = spare_age()
     if age is not None and age >= SPARE_REFRESH_S:
-        _keep_warm(keep_warm)
+        _keep_warm(checker)
 
 
 def _request(line: str) -> dict | None:

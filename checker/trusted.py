@@ -11,29 +11,33 @@ import warnings
 from typing import Any, Callable
 
 import numpy as np
+import torch
 
 from checker.sandbox.model import Call, CallError, CallResult, Opaque, ReturnedArray
 
-_CACHE: dict[tuple[str, str, str], Callable] = {}
-_PARAMS: dict[Callable, list[str]] = {}  # a function's parameter names (inspect.signature is slow)
+
+class TrustedFunction:
+    """One of our own functions with its parameter names, read once (`inspect.signature` is slow, and
+    `run_trusted` maps a call's inputs to names for every call). Called like the function itself."""
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+        self.params = [p.name for p in inspect.signature(fn).parameters.values()]
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
 
 
-def load_function(source: str, function: str, filename: str) -> Callable:
-    """Compile trusted `source` once and return its `function` (cached by filename and text)."""
-    key = (filename, function, source)
-    fn = _CACHE.get(key)
-    if fn is None:
-        namespace: dict[str, Any] = {"__name__": f"trusted:{filename}"}
-        exec(compile(source, filename, "exec", dont_inherit=True), namespace)  # noqa: S102 - our own files
-        fn = namespace[function]
-        _CACHE[key] = fn
-    return fn
+def load_function(source: str, function: str, filename: str) -> TrustedFunction:
+    """Compile trusted `source` and return its `function` (the catalogue compiles each form once and keeps
+    it for as long as it lives)."""
+    namespace: dict[str, Any] = {"__name__": f"trusted:{filename}"}
+    exec(compile(source, filename, "exec", dont_inherit=True), namespace)  # noqa: S102 - our own files
+    return TrustedFunction(namespace[function])
 
 
 def normalize(value: Any) -> Any:
     """A returned value in the sandbox's decoded form (tensors and arrays become `ReturnedArray`)."""
-    import torch
-
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
         data = t.to(torch.float64).numpy() if t.is_floating_point() else t.numpy()
@@ -55,8 +59,6 @@ def normalize(value: Any) -> Any:
 
 
 def _fresh(value: Any, requires_grad: bool):
-    import torch
-
     if isinstance(value, torch.Tensor):
         t = value.detach().clone()
         return t.requires_grad_(True) if requires_grad else t
@@ -65,13 +67,11 @@ def _fresh(value: Any, requires_grad: bool):
     return value
 
 
-def run_trusted(fn: Callable, calls: list[Call]) -> list[CallResult]:
+def run_trusted(fn: TrustedFunction | Callable, calls: list[Call]) -> list[CallResult]:
     """Call `fn` once per `Call` with fresh inputs; back-propagate and collect grads like the sandbox."""
-    import torch
-
-    params = _PARAMS.get(fn)
-    if params is None:
-        params = _PARAMS[fn] = [p.name for p in inspect.signature(fn).parameters.values()]
+    if not isinstance(fn, TrustedFunction):
+        fn = TrustedFunction(fn)
+    params = fn.params
     results = []
     for index, call in enumerate(calls):
         wrt = set(call.grad_wrt)
@@ -87,7 +87,7 @@ def run_trusted(fn: Callable, calls: list[Call]) -> list[CallResult]:
         try:
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                out = fn(*args, **kwargs)
+                out = fn.fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - a mistake may raise (e.g. a contract probe)
             results.append(CallResult(index, False, error=CallError(type(exc).__name__, str(exc))))
             continue

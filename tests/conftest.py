@@ -33,6 +33,23 @@ def _no_local_constants() -> None:
 _no_local_constants()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _shared_example_cache(tmp_path_factory):
+    """One cache of drawn examples for the whole run, every worker and every process a test starts (the
+    `ppo-drill` command, the app's checker worker): what is cached there is drawn from the specs' code
+    alone, never from a test's data, so sharing it changes nothing a test sees, only how often hypothesis
+    draws the same examples. A test about the cache itself sets its own."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "drawn-examples"
+    before = os.environ.get("PPO_DRILL_CACHE")
+    os.environ["PPO_DRILL_CACHE"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("PPO_DRILL_CACHE", None)
+    else:
+        os.environ["PPO_DRILL_CACHE"] = before
+
+
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path, monkeypatch):
     """Point PPO_DRILL_HOME at a temp folder for every test."""

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from checker.catalogue import merge_edits
-from checker.engine import all_checks, check
+from checker.evaluation import all_checks
 from checker.specs import spec_for
 from drills import get_drill, load_drills
+from tests.warm_checker import check
 
 ANSWERS = Path(__file__).parent / "answers"
 CORE = [d for d in load_drills() if d.kind == "core"]

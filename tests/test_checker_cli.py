@@ -8,7 +8,7 @@ import json
 import pytest
 
 from drills import get_drill
-from tui.cli import main
+from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
 
 
 def run(argv, capsys, stdin: str | None = None, monkeypatch=None):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from checker.detect import DetectError, detect
-from checker.engine import check
+from checker.engine import Checker
+from tests.warm_checker import check
 from drills import get_drill
 
 GAE_HEAD = "import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):\n"
@@ -14,21 +15,21 @@ GAE_HEAD = "import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=
 
 def test_syntax_error_points_at_the_line():
     report = check(GAE_HEAD + "    return (\n", "gae", "numpy")
-    assert not report.passed and report.error["kind"] == "syntax" and report.error["line"] in (4, 5)
+    assert not report.passed and report.error.kind == "syntax" and report.error.line in (4, 5)
 
 
 def test_missing_function_is_named():
     report = check("import numpy as np\n\ndef gae(r, v, d):\n    return r, r\n", "gae", "numpy")
-    assert report.error["kind"] == "missing-function"
-    assert "compute_gae" in report.error["message"]
+    assert report.error.kind == "missing-function"
+    assert "compute_gae" in report.error.message
 
 
 def test_wrong_signature_says_what_is_expected():
     src = "import numpy as np\n\ndef compute_gae(rewards, values, dones, discount=0.99):\n    return rewards, rewards\n"
     report = check(src, "gae", "numpy")
-    assert report.error["kind"] == "signature"
-    assert "'gamma'" in report.error["message"]
-    assert "must take (rewards, values, dones, gamma=0.99, lam=0.95)" in report.error["message"]
+    assert report.error.kind == "signature"
+    assert "'gamma'" in report.error.message
+    assert "must take (rewards, values, dones, gamma=0.99, lam=0.95)" in report.error.message
 
 
 @pytest.mark.parametrize("signature", ["r, v, d", "r, v, d, gamma=0.99, lam=0.95"])
@@ -37,8 +38,8 @@ def test_parameters_named_unlike_the_prompt_are_told_to_use_the_prompts_names(si
     prompt (the settings are passed by name, the inputs followed by name), not "yours also requires r"."""
     src = f"import numpy as np\n\ndef compute_gae({signature}):\n    return r, r\n"
     report = check(src, "gae", "numpy")
-    assert report.error["kind"] == "signature"
-    message = report.error["message"]
+    assert report.error.kind == "signature"
+    message = report.error.message
     assert message.startswith("compute_gae must take (rewards, values, dones, gamma=0.99, lam=0.95); yours")
     assert "(r, v, d" in message and "also requires" not in message
     assert message.endswith("so name every parameter as the prompt does")
@@ -47,9 +48,9 @@ def test_parameters_named_unlike_the_prompt_are_told_to_use_the_prompts_names(si
 def test_exception_points_at_the_candidates_line_and_the_input():
     src = GAE_HEAD + "    x = 1\n    return values[len(values) + 5], 0\n"
     report = check(src, "gae", "numpy")
-    assert report.error["kind"] == "exception" and report.error["line"] == 5
-    assert "IndexError" in report.error["message"] and "while running on " in report.error["message"]
-    assert "edge:" not in report.error["message"], "the input is named as the user reads it"
+    assert report.error.kind == "exception" and report.error.line == 5
+    assert "IndexError" in report.error.message and "while running on " in report.error.message
+    assert "edge:" not in report.error.message, "the input is named as the user reads it"
 
 
 def test_returning_none_is_an_output_type_problem():
@@ -180,11 +181,12 @@ def test_a_kept_warm_check_reports_what_a_fresh_one_reports(monkeypatch, drill_i
 
     d = get_drill(drill_id)
     source = d.solution(framework) if mistake is None else next(m for m in d.mistakes if m.id == mistake).source(framework)
-    monkeypatch.setattr(engine, "_parts_for", lambda answer_ms, judging_ms: parts)
+    monkeypatch.setattr(engine, "parts_for", lambda measured: parts)
+    checker = Checker()
     try:
-        fresh = check(source, drill_id, framework).to_json()
-        engine.keep_warm()
-        warm = check(source, drill_id, framework).to_json()
+        fresh = checker.check(source, drill_id, framework).to_json()
+        checker.keep_warm()
+        warm = checker.check(source, drill_id, framework).to_json()
     finally:
         discard_spare()
     fresh.pop("elapsed_ms"), warm.pop("elapsed_ms")
@@ -200,11 +202,12 @@ def test_a_kept_warm_check_of_an_answer_that_fails_midway_reports_what_a_fresh_o
     source = get_drill("gae").solution("numpy").replace("def compute_gae(", "def _gae(") + (
         "\nCALLS = [0]\n\ndef compute_gae(*args, **kwargs):\n    CALLS[0] += 1\n    if CALLS[0] == 3:\n"
         "        raise RuntimeError('third call')\n    return _gae(*args, **kwargs)\n")
-    monkeypatch.setattr(engine, "_parts_for", lambda answer_ms, judging_ms: 2)
+    monkeypatch.setattr(engine, "parts_for", lambda measured: 2)
+    checker = Checker()
     try:
-        fresh = check(source, "gae", "numpy").to_json()
-        engine.keep_warm()
-        warm = check(source, "gae", "numpy").to_json()
+        fresh = checker.check(source, "gae", "numpy").to_json()
+        checker.keep_warm()
+        warm = checker.check(source, "gae", "numpy").to_json()
     finally:
         discard_spare()
     fresh.pop("elapsed_ms"), warm.pop("elapsed_ms")
@@ -213,21 +216,20 @@ def test_a_kept_warm_check_of_an_answer_that_fails_midway_reports_what_a_fresh_o
 
 def test_preparing_a_drill_readies_its_first_check():
     """What the app asks for when a drill opens: the spare child for that drill's check, used by it."""
-    import checker.engine as engine
     import checker.sandbox.runner as runner
     from checker.sandbox import discard_spare
+    from drills import load_drills
 
+    checker = Checker()
     try:
-        engine.prepare("gae", "numpy")
-        distinct, _ = engine._distinct_calls_for("gae", "numpy", 0)
+        checker.prepare("gae", "numpy")
+        distinct = checker.plan("gae", "numpy").distinct
         assert runner._spare is not None and runner._spare.calls_given is distinct
-        assert check(get_drill("gae").solution("numpy"), "gae", "numpy").passed
+        assert checker.check(get_drill("gae").solution("numpy"), "gae", "numpy").passed
         assert runner._spare is None  # the check took it
-        from drills import load_drills
-
         test_drill = next(d for d in load_drills() if d.is_test)
-        engine.prepare(test_drill.id, test_drill.frameworks[0])  # graded otherwise: left alone
-        engine.prepare("gae", "no-such-framework")
+        checker.prepare(test_drill.id, test_drill.frameworks[0])  # graded otherwise: left alone
+        checker.prepare("gae", "no-such-framework")
         assert runner._spare is None
     finally:
         discard_spare()
@@ -263,7 +265,7 @@ def test_one_time_limit_bounds_the_whole_check_shrinking_included():
 
     limits = Limits(wall_s=4.0, cpu_s=4)
     t0 = time.perf_counter()
-    report = check(wrong, "gae", "numpy", limits=limits, runner=runner)
+    report = Checker(runner=runner).check(wrong, "gae", "numpy", limits=limits)
     elapsed = time.perf_counter() - t0
     assert not report.passed and len(runs) >= 2, report.render()
     assert elapsed < 8, elapsed  # the first run, then at most what was left of its 4 s (not 4 s a round)

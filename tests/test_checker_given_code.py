@@ -9,7 +9,7 @@ import pytest
 from checker.given_code import is_given_code, withhold_planted
 from checker.report import Diagnosis, Report, report_from_json
 from drills import get_drill, load_drills
-from tui.cli import main
+from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
 
 PITFALLS = [d for d in load_drills() if d.is_pitfall]
 

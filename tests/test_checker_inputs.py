@@ -1,10 +1,12 @@
 """The examples behind every verdict: the same seed gives the same examples, a different seed others, and
-the on-disk cache returns exactly what was drawn and survives being damaged."""
+the on-disk cache returns exactly what was drawn, survives being damaged, and lives where the settings say
+(a shared cache folder, else the data folder's)."""
 from __future__ import annotations
 
 import numpy as np
 
 from checker import inputs
+from checker.specs import spec_for
 
 
 def same(a, b) -> bool:
@@ -15,35 +17,43 @@ def same(a, b) -> bool:
 
 
 def test_seeded_draws_are_reproducible_and_cached_on_disk(tmp_path, monkeypatch):
+    monkeypatch.delenv("PPO_DRILL_CACHE", raising=False)
     monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
-    inputs.drawn_examples.cache_clear()
-    first = inputs.drawn_examples("value_loss", "torch", 7)
+    spec = spec_for("value_loss")
+    first = inputs.drawn_examples(spec, "torch", 7)
     files = list((tmp_path / "cache").glob("examples-value_loss-torch-7-*.json"))
     assert len(files) == 1
-    inputs.drawn_examples.cache_clear()
-    assert same(first, inputs.drawn_examples("value_loss", "torch", 7))  # from disk
-    assert same(first, inputs._draw("value_loss", "torch", 7, inputs.DEFAULT_RANDOM))  # = a fresh draw
-    assert not same(first, inputs._draw("value_loss", "torch", 8, inputs.DEFAULT_RANDOM))
+    assert same(first, inputs.drawn_examples(spec, "torch", 7))  # from disk
+    assert same(first, inputs._draw(spec, "torch", 7, inputs.DEFAULT_RANDOM))  # = a fresh draw
+    assert not same(first, inputs._draw(spec, "torch", 8, inputs.DEFAULT_RANDOM))
+
+
+def test_a_shared_cache_folder_wins_over_the_data_folders(tmp_path, monkeypatch):
+    monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PPO_DRILL_CACHE", str(tmp_path / "shared"))
+    inputs.drawn_examples(spec_for("gae"), "numpy", 5)
+    assert len(list((tmp_path / "shared").glob("examples-gae-numpy-5-*.json"))) == 1
+    assert not (tmp_path / "home" / "cache").exists()
 
 
 def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
+    monkeypatch.delenv("PPO_DRILL_CACHE", raising=False)
     monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
-    inputs.drawn_examples.cache_clear()
-    first = inputs.drawn_examples("gae", "numpy", 1)
+    spec = spec_for("gae")
+    first = inputs.drawn_examples(spec, "numpy", 1)
     (path,) = (tmp_path / "cache").glob("examples-gae-numpy-1-*.json")
     path.write_text("{not json")
-    inputs.drawn_examples.cache_clear()
-    assert same(first, inputs.drawn_examples("gae", "numpy", 1))
+    assert same(first, inputs.drawn_examples(spec, "numpy", 1))
     assert path.read_text().startswith("[")
 
 
 def test_gae_examples_cover_the_edge_cases():
-    labels = " | ".join(ex.label for ex in inputs.examples_for("gae", "numpy"))
+    labels = " | ".join(ex.label for ex in inputs.examples_for(spec_for("gae"), "numpy"))
     for needle in ("T = 1", "done at the first step", "done at the last step", "consecutive dones",
                    "gamma = 0", "lam = 0", "lam = 1"):
         assert needle in labels
-    labels = " | ".join(ex.label for ex in inputs.examples_for("policy_loss", "torch"))
+    labels = " | ".join(ex.label for ex in inputs.examples_for(spec_for("policy_loss"), "torch"))
     for needle in ("inside the band", "above the band", "below the band", "A = 0", "-1000", "single-token rows"):
         assert needle in labels
     assert any("fully masked" in ex.label or ex.invalid == "a response with no valid token"
-               for ex in inputs.examples_for("actor_loss", "torch"))
+               for ex in inputs.examples_for(spec_for("actor_loss"), "torch"))

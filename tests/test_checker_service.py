@@ -184,13 +184,17 @@ def test_an_idle_worker_replaces_its_spare_once_it_is_old(monkeypatch):
     from checker import sandbox
 
     calls = []
-    monkeypatch.setattr("checker.engine.keep_warm", lambda: calls.append("forked"))
+
+    class Checker:  # what the worker's refresh asks of its checker
+        def keep_warm(self):
+            calls.append("forked")
+
     monkeypatch.setattr(sandbox, "spare_age", lambda: service.SPARE_REFRESH_S + 1)
-    service._refresh_spare()
+    service._refresh_spare(Checker())
     monkeypatch.setattr(sandbox, "spare_age", lambda: 1.0)
-    service._refresh_spare()
+    service._refresh_spare(Checker())
     monkeypatch.setattr(sandbox, "spare_age", lambda: None)  # no spare: nothing was checked yet
-    service._refresh_spare()
+    service._refresh_spare(Checker())
     assert calls == ["forked"]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.engine import check
+from tests.warm_checker import check
 from checker.sandbox import Limits
 from checker.testwriting.grade import false_alarm_reason
 from checker.testwriting.implementations import implementations, strip
@@ -39,9 +39,9 @@ def test_reference_tests_catch_every_bug_and_pass_every_right_answer(drill_id, f
     report = check(d.solution(framework), drill=drill_id, framework=framework)
     t = report.tests
     assert report.error is None, report.render()
-    assert t["false_alarms"] == 0, report.render()
-    assert t["caught"] == t["known"] == len([m for m in d.mistakes if m.source(framework)]), report.render()
-    assert len([r for r in t["right"]]) >= 2  # the model answer and at least one other style
+    assert t.false_alarms == 0, report.render()
+    assert t.caught == t.known == len([m for m in d.mistakes if m.source(framework)]), report.render()
+    assert len([r for r in t.right]) >= 2  # the model answer and at least one other style
     assert report.passed
 
 
@@ -50,7 +50,7 @@ def test_starter_catches_too_little(drill_id, framework):
     d = get_drill(drill_id)
     report = check(d.starter(framework), drill=drill_id, framework=framework)
     assert not report.passed and report.error is None
-    assert report.tests["false_alarms"] == 0  # the starter's one test is right, just not enough
+    assert report.tests.false_alarms == 0  # the starter's one test is right, just not enough
     missed = [c for c in report.checks if c.id.startswith("catches:") and not c.passed]
     assert missed and all("No test catches it." in c.message for c in missed)
 
@@ -85,7 +85,7 @@ def grade_hostile(name, **kw):
 
 def test_exact_equality_and_dtype_assumptions_are_false_alarms_with_reasons():
     report = grade_hostile("exact_equality.py")
-    assert not report.passed and report.tests["false_alarms"] >= 1
+    assert not report.passed and report.tests.false_alarms >= 1
     text = " ".join(c.message for c in report.checks if c.id.startswith("right:") and not c.passed)
     assert "dtype" in text
 
@@ -95,28 +95,26 @@ def test_a_file_that_never_reports_is_an_error_not_a_score(name):
     report = grade_hostile(name)
     assert not report.passed and report.error is not None and report.tests is None
     if name == "oracle_import.py":
-        assert "may not import" in report.error["message"]
+        assert "may not import" in report.error.message
 
 
 def test_dying_instead_of_failing_catches_nothing():
     report = grade_hostile("exit_when_wrong.py")
-    assert not report.passed and report.tests["caught"] == 0
+    assert not report.passed and report.tests.caught == 0
 
 
 @pytest.mark.parametrize("name", ["forged_results.py", "always_fails.py", "reads_the_source.py"])
 def test_forging_or_failing_everything_is_never_a_pass(name):
-    from cards.schedule.training import caught_share
-
     report = grade_hostile(name)
     assert not report.passed
     if report.tests is not None:
-        assert report.tests["false_alarms"] >= 1
-        assert caught_share(report.tests) == 0.0
+        assert report.tests.false_alarms >= 1
+        assert report.tests.caught_share == 0.0
 
 
 def test_a_hanging_test_file_is_stopped_once():
     report = grade_hostile("sleeps_forever.py", limits=Limits(wall_s=1.0, cpu_s=2))
-    assert not report.passed and report.error is not None and report.error["kind"] == "timeout"
+    assert not report.passed and report.error is not None and report.error.kind == "timeout"
     assert report.elapsed_ms < 5000  # stopped on the model answer, not once per implementation
 
 
@@ -126,19 +124,24 @@ def test_one_time_limit_bounds_every_run_of_a_test_file():
     the implementations it never reached against the file."""
     limits = Limits(wall_s=2.0, cpu_s=2)
     report = grade_hostile("sleeps_after_the_first_run.py", limits=limits)
-    assert not report.passed and report.error is not None and report.error["kind"] == "timeout", report.render()
-    assert "2 s time limit" in report.error["message"] and "were not run" in report.error["message"]
+    assert not report.passed and report.error is not None and report.error.kind == "timeout", report.render()
+    assert "2 s time limit" in report.error.message and "were not run" in report.error.message
     assert report.elapsed_ms < 5000, report.elapsed_ms  # one limit, not one per implementation (13 x 1.5 s)
     assert any("Not run" in c.message for c in report.checks if not c.passed)
 
 
 def test_failed_test_file_rating_follows_the_share_caught():
-    from cards.schedule.training import AGAIN, GOOD, HARD, caught_share, drill_rating
+    from cards.schedule.training import AGAIN, GOOD, HARD, drill_rating
+    from checker.report import TestGrade
 
-    assert drill_rating(False, None, 10, caught_share({"caught": 7, "known": 8, "false_alarms": 0})) == HARD
-    assert drill_rating(False, None, 10, caught_share({"caught": 2, "known": 8, "false_alarms": 0})) == AGAIN
-    assert drill_rating(False, None, 10, caught_share({"caught": 8, "known": 8, "false_alarms": 1})) == AGAIN
-    assert drill_rating(True, 60, 10, caught_share({"caught": 8, "known": 8, "false_alarms": 0})) == GOOD
+    def share(caught, known, false_alarms):
+        return TestGrade(caught, known, false_alarms, 0).caught_share
+
+    assert drill_rating(False, None, 10, share(7, 8, 0)) == HARD
+    assert drill_rating(False, None, 10, share(2, 8, 0)) == AGAIN
+    assert drill_rating(False, None, 10, share(8, 8, 1)) == AGAIN
+    assert drill_rating(True, 60, 10, share(8, 8, 0)) == GOOD
+    assert share(0, 0, 0) is None  # an answer, not a test file: no share
 
 
 def test_report_json_round_trip_keeps_the_grading():
@@ -154,16 +157,16 @@ def test_a_test_that_fails_on_right_answers_catches_nothing():
     fails on each bug too, and is a false alarm, not nine catches."""
     report = grade_hostile("always_fails.py")
     t = report.tests
-    assert not report.passed and t["false_alarms"] >= 1 and t["caught"] == 0
-    assert all(not b["caught"] and b["by"] == [] for b in t["bugs"])
+    assert not report.passed and t.false_alarms >= 1 and t.caught == 0
+    assert all(not b.caught and b.by == [] for b in t.bugs)
     first = next(c for c in report.checks if c.id.startswith("catches:"))
     assert "fail on a right answer" in first.message
     # beside tests that do their job, it takes nothing away from what they catch
     good = get_drill("test-gae").solution("numpy")
     report = check(good + "\n\ndef test_always_fails():\n    assert False\n", drill="test-gae", framework="numpy")
     t = report.tests
-    assert not report.passed and t["false_alarms"] >= 1 and t["caught"] == t["known"]
-    assert all("test_always_fails" not in b["by"] for b in t["bugs"])
+    assert not report.passed and t.false_alarms >= 1 and t.caught == t.known
+    assert all("test_always_fails" not in b.by for b in t.bugs)
 
 
 def test_a_wrong_expected_value_is_named_as_such_and_false_alarms_count_tests():
@@ -185,17 +188,17 @@ def test_a_wrong_expected_value_is_named_as_such_and_false_alarms_count_tests():
         "    assert np.allclose(ret, adv + v[:2])\n")
     report = check(source, drill="test-gae", framework="numpy")
     t = report.tests
-    rights = len(t["right"])
-    assert rights >= 3 and t["right_failed"] == rights
-    assert t["false_alarms"] == 2  # two tests raise them, on every right answer
+    rights = len(t.right)
+    assert rights >= 3 and t.right_failed == rights
+    assert t.false_alarms == 2  # two tests raise them, on every right answer
     assert "2 false alarms (2 tests that fail on" in report.render()
-    failures = [f for r in t["right"] for f in r["failures"]]
-    assert {f["test"] for f in failures} == {"test_one_step", "test_one_step_approx"}
+    failures = [f for r in t.right for f in r.failures]
+    assert {f.test for f in failures} == {"test_one_step", "test_one_step_approx"}
     for f in failures:
-        assert "expected value disagrees with every right answer" in f["reason"], f
-    exact = next(f for f in failures if f["test"] == "test_one_step")
-    approx = next(f for f in failures if f["test"] == "test_one_step_approx")
-    assert "compares floats exactly" in exact["reason"] and "exactly" not in approx["reason"]
+        assert "expected value disagrees with every right answer" in f.reason, f
+    exact = next(f for f in failures if f.test == "test_one_step")
+    approx = next(f for f in failures if f.test == "test_one_step_approx")
+    assert "compares floats exactly" in exact.reason and "exactly" not in approx.reason
 
 
 def test_exact_equality_that_only_some_right_answers_fail_is_still_about_tolerance():

@@ -12,7 +12,7 @@ from cards.progress.store import open_store
 from cards.schedule import solve_clock
 from checker.answer_check import drill_from_source
 from drills import get_drill, load_drills
-from tui.cli import main
+from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 

@@ -37,7 +37,7 @@ def ppo(*args, cwd=None, stdin: str | None = None) -> subprocess.CompletedProces
     """`ppo-drill ARGS` in this process: the `main` the executable calls, with its own working folder,
     stdin (empty unless given; never a terminal), stdout and stderr, and the environment put back after
     (`--data-dir` sets PPO_DRILL_HOME). Usage errors exit through argparse as they would in a process."""
-    from tui.cli import main
+    from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
 
     out, err = io.StringIO(), io.StringIO()
     saved_cwd, saved_env, saved_stdin = os.getcwd(), dict(os.environ), sys.stdin

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.warm_checker import CHECKER
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).parent / "diagnosis"
 
@@ -83,7 +85,7 @@ def test_every_answer_of_a_drill_is_judged_as_its_header_says(drill):
     that is now named must lose its mark, so the count below stays true)."""
     problems = []
     for case in judged_in_the_suite(c for c in CASES if c.drill == drill):
-        o = BENCH.judge(case)
+        o = BENCH.judge(case, CHECKER)
         name = case.path.name
         if case.expect == ["right"]:
             if not o.passed:

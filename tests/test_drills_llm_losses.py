@@ -492,7 +492,7 @@ def test_mock_interviews_draw_the_llm_drills():
 ])
 def test_two_mistakes_at_once_are_both_named(drill_id, fw, a, b):
     from checker.catalogue import merge_edits
-    from checker.engine import check
+    from tests.warm_checker import check
 
     drill = get_drill(drill_id)
     mistakes = {m.id: m for m in drill.mistakes}

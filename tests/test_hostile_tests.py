@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.engine import check
+from tests.warm_checker import check
 from checker.sandbox import Limits
 from checker.testwriting.grade import _Order
 from checker.testwriting.implementations import implementations
@@ -32,14 +32,12 @@ ROOT = os.geteuid() == 0
 @pytest.fixture(scope="module", autouse=True)
 def warm_worker():
     """What the app's checker worker has in memory before any test file arrives."""
-    from checker.catalogue import variants
-    from checker.inputs import examples_for, expected_for
+    from tests.warm_checker import CHECKER
 
     for drill, framework in (("gae", "numpy"), ("policy_loss", "torch")):
-        examples_for(drill, framework, 0)
-        expected_for(drill, framework, 0)
-        variants(drill, framework)
-        implementations(f"test-{drill.replace('_', '-')}", framework)
+        CHECKER.plan(drill, framework).warm()
+        CHECKER.catalogue(drill, framework).variants()
+        CHECKER.implementations(f"test-{drill.replace('_', '-')}", framework)
 
 
 def grade(name: str):
@@ -69,9 +67,9 @@ def test_what_the_grader_knows_is_not_in_the_childs_memory(name):
     """Each file fails every implementation when it finds nothing (its assertion needs the grader's
     knowledge); a false alarm on every right answer shows it found nothing against any of them."""
     report = grade(name)
-    right = [r for r in report.tests["right"]]
-    assert right and not any(r["passed"] for r in right), report.render()
-    messages = " ".join(f["message"] for r in right for f in r["failures"])
+    right = list(report.tests.right)
+    assert right and not any(r.passed for r in right), report.render()
+    messages = " ".join(f.message for r in right for f in r.failures)
     assert "'right'" not in messages, messages
 
 
@@ -79,13 +77,13 @@ def test_a_forked_copy_of_the_test_file_never_reports():
     """The copy says every implementation fails; only the original's results count, so nothing is
     caught and no right answer is rejected (before, whichever copy wrote first decided each run)."""
     report = grade("forks_and_returns")
-    assert report.tests["caught"] == 0 and report.tests["false_alarms"] == 0, report.render()
+    assert report.tests.caught == 0 and report.tests.false_alarms == 0, report.render()
 
 
 def test_no_mark_survives_from_one_run_to_the_next():
     """Every run finds itself the first (no false alarm), so no run learns that another came before."""
     report = grade("shares_a_location_between_runs")
-    assert report.tests["false_alarms"] == 0 and report.tests["caught"] == 0, report.render()
+    assert report.tests.false_alarms == 0 and report.tests.caught == 0, report.render()
     assert "PPO_DRILL_HOSTILE_MARK" not in os.environ
     for mark in ("/tmp/ppo-drill-hostile-mark", "/dev/shm/ppo-drill-hostile-mark",
                  os.path.expanduser("~/ppo-drill-hostile-mark")):
@@ -99,7 +97,7 @@ def test_the_child_holds_only_the_sandbox_of_the_checkers_packages():
               "    names = sorted(n for n in sys.modules if n.split('.')[0] in ('checker', 'drills', 'cards', 'tui'))\n"
               "    assert False, ' '.join(names)\n")
     report = check(source, drill="test-gae", framework="numpy")
-    message = report.tests["right"][0]["failures"][0]["message"]
+    message = report.tests.right[0].failures[0].message
     names = message.split()
     assert names and all(n == "checker" or n.startswith(("checker.sandbox", "checker.handouts"))
                          for n in names), names
@@ -120,7 +118,7 @@ def test_a_test_files_words_reach_no_terminal_raw(capsys, tmp_path):
 
     from rich.console import Console
 
-    from tui.cli import main
+    from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
     from tui.widgets.results import report_renderable
 
     unsafe = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

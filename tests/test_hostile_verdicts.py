@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from checker.engine import check
+from tests.warm_checker import check
 from checker.report import PRINTED_LINES, printed_for_json, printed_lines
 from checker.sandbox.text import visible
-from tui.cli import main
+from tests.warm_checker import main  # `ppo-drill` in-process, its checks by the warm checker
 from tui.widgets.results import report_renderable
 
 VERDICTS = Path(__file__).parent / "hostile" / "verdicts"
@@ -111,16 +111,16 @@ def test_an_answer_that_looks_for_the_reference_in_memory_fails_in_a_warm_checke
     returns what the reference computes finds nothing: its process is forked from the sandbox's zygote,
     which never held them. Fresh child and spare alike."""
     import checker.reference  # noqa: F401 - loaded, as in the warm worker
-    from checker.engine import keep_warm
-    from checker.inputs import expected_for
+    from checker.engine import Checker
     from checker.sandbox import discard_spare
 
-    expected_for("gae", "numpy", 0)
+    checker = Checker()
+    checker.plan("gae", "numpy").warm()  # every expected result computed, as in the warm worker
     source = (VERDICTS / name).read_text()
-    assert not check(source, "gae", "numpy").passed
-    keep_warm()  # the spare the worker forks after a check
+    assert not checker.check(source, "gae", "numpy").passed
+    checker.keep_warm()  # the spare the worker forks after a check
     try:
-        assert not check(source, "gae", "numpy").passed
+        assert not checker.check(source, "gae", "numpy").passed
     finally:
         discard_spare()
 
@@ -163,9 +163,9 @@ def test_the_answers_process_holds_nothing_of_the_checkers_packages():
         "    print('FOUND', bad)\n"
         "    return np.zeros(len(rewards)), np.zeros(len(rewards))\n")
     import checker.reference  # noqa: F401
-    from checker.inputs import expected_for
+    from tests.warm_checker import CHECKER
 
-    expected_for("gae", "numpy", 0)
+    CHECKER.plan("gae", "numpy").warm()  # every expected result computed, as in the warm worker
     report = check(probe, "gae", "numpy")
     found = [line for line in report.stdout.splitlines() if line.startswith("FOUND")]
     assert found and all(line == "FOUND []" for line in found), found[:3]

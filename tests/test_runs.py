@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from checker.engine import check
+from tests.warm_checker import check
 from checker.runs.generate import dumps, log_for_folder
 from checker.runs.trainer import BUGS, RunConfig, run
 from drills import get_drill, load_drills

@@ -74,16 +74,17 @@ def without_future(source: str) -> str:
 
 FRESH_CHECKER = r"""
 import json, sys
-from checker.engine import check
+from checker.engine import Checker
 from checker.sandbox import prepare_parent
 from checker.sandbox.imports import allowed_imports
 from drills import get_drill
 
 prepare_parent()
 out = {"not_loaded": [m for m in allowed_imports() if m not in sys.modules]}
+checker = Checker()
 for name, (source, drill, framework) in json.loads(sys.stdin.read()).items():
-    report = check(source, drill=drill, framework=framework)
-    out[name] = {"passed": report.passed, "error": report.error, "stdout": report.stdout[-2000:],
+    report = checker.check(source, drill=drill, framework=framework)
+    out[name] = {"passed": report.passed, "error": report.error and report.error.message, "stdout": report.stdout[-2000:],
                  "failed": [c.message for c in report.checks if not c.passed][:3]}
 print(json.dumps(out))
 """

@@ -276,23 +276,21 @@ def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
     output-type, and printed escape sequences come back visible (see tests/test_hostile_verdicts.py)."""
     import re
 
-    from checker.engine import check
+    from checker.engine import Checker
 
-    from checker.catalogue import variants
-    from checker.inputs import examples_for, expected_for
-
+    checker = Checker()
     verdicts = [(path.stem, path.read_text()) for path in sorted((HOSTILE / "verdicts").glob("*.py"))]
     heads = {name: dict(re.findall(r"^# (drill|framework|expect): (\S+)", text, re.M)) for name, text in verdicts}
     for head in heads.values():  # loaded here, as root: the uid may not be able to read the checkout
-        examples_for(head["drill"], head["framework"], 0), expected_for(head["drill"], head["framework"], 0)
-        variants(head["drill"], head["framework"])
-    check(dict(verdicts)["gae_numpy_prints_a_fake_pass"], "gae", "numpy")  # and the modules a check imports
+        checker.plan(head["drill"], head["framework"]).warm()
+        checker.catalogue(head["drill"], head["framework"]).variants()
+    checker.check(dict(verdicts)["gae_numpy_prints_a_fake_pass"], "gae", "numpy")  # and the modules a check imports
 
     def script():
         out = {}
         for name, text in verdicts:
             head = heads[name]
-            report = check(text, head["drill"], head["framework"])
+            report = checker.check(text, head["drill"], head["framework"])
             out[name] = {"expect": head["expect"], "passed": report.passed,
                               "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
         return out

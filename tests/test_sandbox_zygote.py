@@ -55,9 +55,9 @@ def _drills():
 
 @pytest.mark.parametrize("drill,framework", _drills())
 def test_every_drills_calls_reach_the_zygote_unchanged(drill, framework):
-    from checker.engine import _distinct_calls_for
+    from tests.warm_checker import CHECKER
 
-    calls = _distinct_calls_for(drill, framework, 0)[0]
+    calls = CHECKER.plan(drill, framework).distinct
     back = decode_calls(encode_calls(calls))
     assert len(back) == len(calls)
     for a, b in zip(calls, back):
@@ -156,8 +156,8 @@ def _readable_memory(pid: int) -> bytes:
 
 def _secrets() -> tuple[list[bytes], list[bytes]]:
     """Lines only model answers have (never in a starter, prompt or hint), and expected results' bytes."""
-    from checker.inputs import expected_for
     from drills import get_drill
+    from tests.warm_checker import CHECKER
 
     lines, results = [], []
     for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy"),
@@ -168,7 +168,7 @@ def _secrets() -> tuple[list[bytes], list[bytes]]:
             text = line.strip()
             if len(text) >= 30 and text not in public and not text.startswith(("def ", "#", '"""', "import ")):
                 lines.append(text.encode())
-        for exp in expected_for(drill_id, framework, 0):
+        for exp in CHECKER.plan(drill_id, framework).expected:
             for value in exp.outputs.values():
                 arr = np.asarray(value, dtype=np.float64).ravel()
                 if arr.size >= 3 and len(set(arr[:3].tolist())) == 3 and np.all(np.isfinite(arr[:3])) \
@@ -183,15 +183,16 @@ def test_no_model_answer_or_expected_result_is_in_the_memory_of_the_zygote_or_a_
     """After checks of several drills in a checker as warm as the app's (every expected result computed
     here), neither the zygote nor a spare child waiting for its source holds a model answer's line or
     three consecutive expected values, in any mapping; the checker itself holds both (the search works)."""
-    from checker.engine import check, keep_warm
+    from checker.engine import Checker
     from checker.sandbox import discard_spare
     from drills import get_drill
 
     lines, results = _secrets()
     assert len(lines) >= 8 and len(results) >= 12
+    checker = Checker()
     for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy")):
-        check(get_drill(drill_id).solution(framework), drill_id, framework)
-    keep_warm()
+        checker.check(get_drill(drill_id).solution(framework), drill_id, framework)
+    checker.keep_warm()
     try:
         import checker.sandbox.runner as runner
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from checker import misconceptions
-from checker.engine import check
+from tests.warm_checker import check
 from checker.misconceptions import PLANTS, RECOGNISE, inheriting, local_name, planted, recognisers
 from checker.specs import spec_for
 from drills import get_drill, load_drills, shared_misconceptions

@@ -69,7 +69,7 @@ async def test_real_checker_grades_a_test_file_in_the_workspace():
         assert "from solution import ppo_value_loss" in ws.editor.text  # the starter tests
         await pilot.press("ctrl+r")
         report = await _wait_for_report(pilot, ws.results)
-        assert report is not None and not report.passed and report.tests["caught"] < report.tests["known"]
+        assert report is not None and not report.passed and report.tests.caught < report.tests.known
         ws.editor.load_text(drill.solution("numpy"))
         await pilot.press("ctrl+r")
         report = await _wait_for_report(pilot, ws.results)

@@ -55,7 +55,7 @@ async def test_a_paste_that_does_not_run_is_not_an_attempt(size):
         assert str(screen.query_one("#paste-counting").render()) == COUNTING and "not counted" in COUNTING
         broken = "import numpy as np\n\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95:\n    pass\n"
         await check(pilot, broken)
-        assert screen.query_one("#paste-results").report.error["kind"] == "syntax"
+        assert screen.query_one("#paste-results").report.error.kind == "syntax"
         assert app.session.store.attempts("gae") == []
         assert app.session.store.drill_state("gae") is None  # not rescheduled either
         await check(pilot, get_drill("gae").solution("numpy"))  # one that runs counts

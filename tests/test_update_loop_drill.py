@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from checker.engine import check
+from tests.warm_checker import check
 from checker.reference.update_loop import NUMPY_PROBLEM, TORCH_PROBLEM, reference_update, whiten
 from checker.specs.ppo_update import NO_CLIP, STOP_TARGET, WORKED_TARGET, _edge_cases, _first_grad_norm, worked_arrays
 from checker.trusted import load_function

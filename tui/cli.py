@@ -74,9 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, checker=None) -> int:
+    """Run `ppo-drill` with `argv`. `checker`: a `checker.engine.Checker` for the commands that check
+    answers to use instead of making their own (a long-lived caller's warm one, a test session's)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.checker = checker
     if args.data_dir is not None:
         if not args.data_dir.strip():  # never the current folder by accident
             parser.error("--data-dir needs a folder, got an empty value")

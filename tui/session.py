@@ -189,7 +189,7 @@ class Session:
                             mistakes=mistakes, started_at=started_at, finished_at=self.now(),
                             elapsed_s=elapsed_s, target_minutes=drill.target_minutes, code=code,
                             source="app", scheduler=self.scheduler, fuzz=self.fuzz,
-                            tests=report.tests, preview=preview)
+                            caught_share=report.tests.caught_share if report.tests is not None else None, preview=preview)
 
     def close(self) -> None:
         with self.io_lock:

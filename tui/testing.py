@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from checker.report import CheckResult, Counterexample, Diagnosis, Report
+from checker.report import CheckResult, Counterexample, Diagnosis, Report, RunError
 
 FIXED_START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -68,8 +68,8 @@ class ScriptedChecker:
             compile(source, "answer.py", "exec")
         except SyntaxError as exc:
             return Report(drill_id, framework, False, elapsed_ms=5.0,
-                          error={"kind": "syntax", "line": exc.lineno, "detail": "",
-                                 "message": f"answer.py is not valid Python: {exc.msg} (line {exc.lineno})."})
+                          error=RunError("syntax", f"answer.py is not valid Python: {exc.msg} (line {exc.lineno}).",
+                                         exc.lineno))
         checks = [CheckResult("type", "returns the right type", True),
                   CheckResult("reference", "matches the reference on random inputs", True)]
         if _norm(source) == _norm(d.solution(framework)):

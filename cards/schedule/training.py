@@ -29,16 +29,6 @@ class AttemptOutcome:
     preview: bool = False
 
 
-def caught_share(tests: dict | None) -> float | None:
-    """For a graded test file: the share of known bugs its tests caught (0 with any false alarm, since
-    a test suite that rejects right answers cannot be trusted); None for an answer."""
-    if not tests or not tests.get("known"):
-        return None
-    if tests.get("false_alarms"):
-        return 0.0
-    return tests["caught"] / tests["known"]
-
-
 def drill_rating(passed: bool, elapsed_s: float | None, target_minutes: int | None,
                  share: float | None = None) -> int:
     """Good when passed within the target time, Hard when passed late, Again when failed. A test file
@@ -74,7 +64,7 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
                  mistakes: list[tuple[str, str | None]], started_at: datetime, finished_at: datetime,
                  elapsed_s: float | None = None, target_minutes: int | None = None, code: str = "",
                  source: str = "app", scheduler=None, fuzz: bool = True,
-                 tests: dict | None = None, preview: bool = False) -> AttemptOutcome:
+                 caught_share: float | None = None, preview: bool = False) -> AttemptOutcome:
     """Record one checked attempt and apply it to the schedules.
 
     With `preview` (practising ahead on a drill that is not due) nothing reaches the schedules: no
@@ -84,8 +74,9 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     `mistakes` are (mistake id, related card id) pairs from the checker's diagnoses. A card already
     sent back by the checker within the last 12 hours is not sent back again, so re-running a wrong
     answer does not flood the review queue. `scheduler` is a `cards.schedule.scheduler.Scheduler` (created over
-    the shipped decks when None). `tests` is a graded test file's summary (`Report.tests`), whose share
-    of bugs caught sets the rating of a failed attempt.
+    the shipped decks when None). `caught_share` is, for a graded test file, the share of the known bugs
+    its tests caught (0 with a false alarm; the checker's `TestGrade.caught_share`), which sets the rating
+    of a failed attempt; None for an answer.
     """
     if preview:
         from cards.schedule.mastery import code_key
@@ -111,6 +102,6 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
             if card_id in scheduler.deckset.by_id and card_id not in recent:
                 scheduler.mark_again(card_id, now=finished_at, source="checker")
                 cards_again.append(card_id)
-    rating = drill_rating(passed, elapsed_s, target_minutes, caught_share(tests))
+    rating = drill_rating(passed, elapsed_s, target_minutes, caught_share)
     due = drill_schedule(store, clock=lambda: finished_at, fuzz=fuzz).record(drill_id, rating, now=finished_at)
     return AttemptOutcome(attempt_id, rating, cards_again, due)

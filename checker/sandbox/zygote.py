@@ -50,9 +50,10 @@ KEEP_CALLS = 8
 #: core, the drills' examples and expected results, the catalogue's variants, the graders, the drills'
 #: texts (hints and model answers). A process holding any of them starts its zygote afresh instead of
 #: forking it.
-_SECRET_MODULES = ("checker.reference", "checker.specs", "checker.catalogue", "checker.inputs",
-                   "checker.engine", "checker.trusted", "checker.testwriting", "drills.catalog", "drills.model",
-                   "cards.decks")
+_SECRET_MODULES = ("checker.reference", "checker.specs", "checker.catalogue", "checker.inputs", "checker.plan",
+                   "checker.evaluation", "checker.shrinking", "checker.wording", "checker.diagnosis",
+                   "checker.misconceptions", "checker.engine", "checker.trusted", "checker.testwriting",
+                   "drills.catalog", "drills.model", "cards.decks")
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 _PR_SET_NAME = 15

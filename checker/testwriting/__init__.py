@@ -1,4 +1,4 @@
-"""Grading a candidate's tests: `grade(source, drill_id, framework)` runs the candidate's `test_*`
+"""Grading a candidate's tests: `grade(source, drill_id, framework, implementations)` runs the candidate's `test_*`
 functions against right implementations (which must all pass) and against every catalogued mistake
 of the drill under test (each should make some test fail), and reports which known bugs the tests
 catch, which right answers they wrongly reject, and a nudge for every bug no test catches.

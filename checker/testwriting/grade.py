@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Callable
 
 from checker.budget import CheckBudget
-from checker.report import CheckResult, Report
-from checker.testwriting.implementations import FILENAME, MODULE, implementations
+from checker.report import BugOutcome, CheckResult, Report, RightOutcome, RunError, TestFailure, TestGrade
+from checker.sandbox import Call, run_candidate
+from checker.testwriting.implementations import FILENAME, MODULE, Implementation
 
 #: The harness that runs a test file's tests in the child: a module made there from its source (the child
 #: is forked from the sandbox's zygote, which holds nothing of this package).
@@ -99,24 +100,23 @@ class _Order:
         return self.impls[self.current].source
 
 
-def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None = None, limits=None,
-          filename: str = "test_answer.py") -> Report:
+def grade(source: str, drill_id: str, framework: str, impls: tuple[Implementation, ...], *,
+          runner: Callable = run_candidate, limits=None, filename: str = "test_answer.py") -> Report:
+    """The report of the test file `source` for test drill `drill_id`, run against every implementation of
+    `impls` (`implementations(drill_id, framework)`: the model answer first) by `runner`."""
     t0 = time.perf_counter()
-    if runner is None:
-        from checker.sandbox import run_candidate as runner
-    from checker.sandbox import Call
 
     budget = CheckBudget(limits, time.perf_counter())
     lines = source.splitlines()
     report = Report(drill=drill_id, framework=framework, passed=False)
-    runs = _Order(implementations(drill_id, framework))
+    runs = _Order(impls)
     for position in range(len(runs.order)):
         run_limits = budget.next_run()
         if run_limits is None:  # the check's time is up: what is left is not run, and counts against it
-            report.error = {"kind": "timeout", "line": None, "message": (
+            report.error = RunError("timeout", (
                 f"Your tests ran past the check's {budget.wall_s:g} s time limit (the runs of your file against "
                 f"every implementation share it): they ran against {position} of {len(runs.order)} "
-                "implementations and the rest were not run. Look for a test that waits, sleeps or loops.")}
+                "implementations and the rest were not run. Look for a test that waits, sleeps or loops."))
             break
         res = runner(source, HARNESS, [Call()], preload=_preload(runs.source(position)), filename=filename,
                      limits=run_limits)
@@ -127,8 +127,7 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                 # Nothing reported against the model answer (a syntax error, an import that raised,
                 # os._exit, a hang): the file is not a test suite yet; running it on the rest only costs time.
                 err = res.error
-                report.error = {"kind": err.kind, "message": err.message, "line": err.line,
-                                "detail": getattr(err, "detail", "")}
+                report.error = RunError(err.kind, err.message, err.line, getattr(err, "detail", "") or "")
                 report.elapsed_ms = (time.perf_counter() - t0) * 1e3
                 return report
         runs.outcomes[runs.current] = (_rows(res), res.error)
@@ -139,9 +138,8 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
     outcomes = {impls[i]: runs.outcomes.get(i, (None, None)) for i in range(len(impls))}
     model_rows = outcomes[impls[0]][0]
     if model_rows is not None and not model_rows:
-        report.error = {"kind": "no-tests", "line": None,
-                        "message": "the file defines no test functions: name them test_... and give them no "
-                                   "arguments"}
+        report.error = RunError("no-tests", "the file defines no test functions: name them test_... and give "
+                                            "them no arguments")
         report.elapsed_ms = (time.perf_counter() - t0) * 1e3
         return report
 
@@ -155,7 +153,9 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
     for impl in right_impls:
         for name in {r[0] for r in (outcomes[impl][0] or []) if r[1] != "passed"}:
             fails_on[name] = fails_on.get(name, 0) + 1
-    right, bugs, unfinished = [], [], 0
+    right: list[RightOutcome] = []
+    bugs: list[BugOutcome] = []
+    unfinished = 0
     # Right answers first: a test that fails on a right answer (a false alarm) fails whatever it is given,
     # so its failing on a bug catches nothing; a bug counts as caught by the tests that pass on them all.
     ordered = sorted(outcomes.items(), key=lambda item: item[0].kind != "right")
@@ -166,19 +166,18 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                 why = (error.message if error is not None else "it was not run: the check's time ran out first"
                        if report.error is not None else "the test file did not report its results")
                 msg = f"the tests did not finish against this right answer: {why}"
-                failures = [{"test": None, "message": msg, "reason": ""}]
+                failures = [TestFailure(None, msg)]
                 unfinished += 1
             else:
-                failures = [{"test": name, "message": message, "line": ln,
-                             "reason": false_alarm_reason(message, line_text(ln), name in model_failed,
-                                                          fails_on.get(name) == len(right_impls))}
+                failures = [TestFailure(name, message, false_alarm_reason(message, line_text(ln), name in model_failed,
+                                                                          fails_on.get(name) == len(right_impls)), ln)
                             for name, outcome, message, ln in rows if outcome != "passed"]
                 msg = "; ".join(
-                    f"{f['test']} failed (line {f['line']}): {f['message'] or 'assertion failed'}"
-                    + (f" — {f['reason']}" if f["reason"] else "") for f in failures[:3])
+                    f"{f.test} failed (line {f.line}): {f.message or 'assertion failed'}"
+                    + (f" — {f.reason}" if f.reason else "") for f in failures[:3])
             ok = not failures
-            untrusted.update(f["test"] for f in failures if f["test"])
-            right.append({"id": impl.id, "title": impl.title, "passed": ok, "failures": failures})
+            untrusted.update(f.test for f in failures if f.test)
+            right.append(RightOutcome(impl.id, impl.title, ok, failures))
             report.checks.append(CheckResult(f"right:{impl.id}", f"passes on {impl.title}", ok,
                                              "" if ok else "False alarm: " + msg))
         else:
@@ -186,8 +185,7 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
             by = [name for name in failing if name not in untrusted]
             caught = bool(by)
             nudge = drill.nudges.get(impl.id, "")
-            bugs.append({"id": impl.id, "title": impl.title, "card": impl.card, "caught": caught,
-                         "by": by, "nudge": nudge})
+            bugs.append(BugOutcome(impl.id, impl.title, impl.card, caught, by, nudge))
             by_text = f" (by {', '.join(by[:3])}{' ...' if len(by) > 3 else ''})" if caught else ""
             card = f" Review: ppo-drill review (card {impl.card})." if impl.card else ""
             if caught:
@@ -202,13 +200,12 @@ def grade(source: str, drill_id: str, framework: str, *, runner: Callable | None
                 message = f"No test catches it. {nudge}{card}"
             report.checks.append(CheckResult(f"catches:{impl.id}", f"catches: {impl.title} [{impl.id}]{by_text}",
                                              caught, message))
-    caught_n = sum(b["caught"] for b in bugs)
+    caught_n = sum(b.caught for b in bugs)
     # false alarms are counted in tests (each test that fails on a right answer), not in right answers;
     # a file that did not finish against a right answer is one more, since no test of it can be named
     false_alarms = len(untrusted) + (1 if unfinished else 0)
-    report.tests = {"caught": caught_n, "known": len(bugs), "false_alarms": false_alarms,
-                    "right_failed": sum(not r["passed"] for r in right),
-                    "tests": [r[0] for r in (model_rows or [])], "bugs": bugs, "right": right}
+    report.tests = TestGrade(caught_n, len(bugs), false_alarms, sum(not r.passed for r in right),
+                             [r[0] for r in (model_rows or [])], bugs, right)
     report.passed = caught_n == len(bugs) and false_alarms == 0 and report.error is None
     report.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return report

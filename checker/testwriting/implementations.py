@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 MODULE = "solution"
@@ -46,8 +45,10 @@ def right_files(drill, framework: str) -> list[Path]:
     return sorted(p for p in folder.glob(f"{framework}.*.py"))
 
 
-@lru_cache(maxsize=32)
 def implementations(drill_id: str, framework: str) -> tuple[Implementation, ...]:
+    """What a test drill's tests run against: the model answer first, then the drill's other right answers
+    (`right_files`), then one buggy copy per catalogued mistake of the drill under test (its canonical
+    form), each stripped of comments and docstrings. The `Checker` builds them once per drill."""
     from drills import get_drill
 
     drill = get_drill(drill_id)

@@ -63,12 +63,12 @@ def report_renderable(report: Report, card_key: str | None = None, reveal: bool 
     parts: list = []
     if report.error:
         err = report.error
-        where = f" at line {err['line']}" if err.get("line") else ""
-        head = ERROR_TITLES.get(err["kind"], f"{err['kind']} error")
+        where = f" at line {err.line}" if err.line else ""
+        head = ERROR_TITLES.get(err.kind, f"{err.kind} error")
         parts.append(Text(f"{head}{where}", style="bold red"))
-        parts.append(_indent(err["message"]))
-        if err.get("detail"):
-            parts.append(Text("\n".join(err["detail"].rstrip().splitlines()[-8:]), style="dim"))
+        parts.append(_indent(err.message))
+        if err.detail:
+            parts.append(Text("\n".join(err.detail.rstrip().splitlines()[-8:]), style="dim"))
         parts.append(Text(""))
     if not reveal:
         if report.checks:
@@ -156,7 +156,7 @@ class ResultsPanel(VerticalScroll):
             return []
         cards = [d.card for d in self.report.diagnoses if d.card]
         if self.report.tests:  # a test file: the cards of the bugs it did not catch
-            cards += [b["card"] for b in self.report.tests["bugs"] if not b["caught"] and b.get("card")]
+            cards += [b.card for b in self.report.tests.bugs if not b.caught and b.card]
         return list(dict.fromkeys(cards))
 
     def _set(self, verdict: str, kind: str, body="") -> None:
