@@ -159,6 +159,22 @@ def _screen_classes(path: Path) -> list[str]:
                     for b in node.bases)]
 
 
+def test_screens_import_each_other_in_one_direction_only():
+    """No two screen modules import each other, directly or through others: a screen opens another through
+    the app (`PpoDrillApp.open_drill`, `open_cards`, `open_screen`), so the screens' imports form no cycle."""
+    screens = {module_name(p): p for p in sorted((ROOT / "tui" / "screens").glob("*.py")) if p.name != "__init__.py"}
+    graph = {m: {n for n in imported_names(p) if n in screens and n != m} for m, p in screens.items()}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph[start]:
+            if nxt == goal or (nxt not in seen and (seen.add(nxt) or reaches(nxt, goal, seen))):
+                return True
+        return False
+
+    cycles = sorted(m for m in graph if reaches(m, m, set()))
+    assert not cycles, f"screen modules in an import cycle: {cycles}"
+
+
 def test_one_screen_per_screen_module_and_no_screens_among_widgets():
     crowded = {p.name: names for p in sorted((ROOT / "tui" / "screens").glob("*.py"))
                if len(names := _screen_classes(p)) > 1}

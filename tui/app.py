@@ -137,6 +137,22 @@ class PpoDrillApp(App):
             return
         self.push_screen(self.make_screen(name))
 
+    def open_drill(self, drill_id: str, framework: str | None = None, preview: bool = False) -> None:
+        """The drill's workspace on top (in `framework` where the drill has it; `preview`: practising ahead,
+        the verdict changes no schedule). Screens open each other through the app, never by importing
+        each other."""
+        from tui.screens.workspace import WorkspaceScreen
+
+        drill = self.session.drill(drill_id)
+        self.push_screen(WorkspaceScreen(drill, framework if framework in drill.frameworks else None,
+                                         preview=preview))
+
+    def open_cards(self, card_ids: Iterable[str]) -> None:
+        """A review of exactly these cards on top (a named mistake's card, a topic's cards)."""
+        from tui.screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen(card_ids=list(card_ids)))
+
     def action_help(self) -> None:
         from textual.command import CommandPalette
 
@@ -214,6 +230,16 @@ class PpoDrillApp(App):
 
         if self.session is not None and self.session.store is not None:
             self.push_screen(MockHistoryScreen(self.session.store))
+
+    def open_mock(self, plan, in_place_of_idle: bool = False) -> None:
+        """A mock over `plan` (a past mock's, replayed) on top, on its start panel; `in_place_of_idle`: in place
+        of the mock screen on top when that one is not running (its start panel or its scorecard)."""
+        from tui.screens.mock import MockScreen
+
+        below = self.screen
+        if in_place_of_idle and isinstance(below, MockScreen) and (below.mock is None or below.mock.finished):
+            self.pop_screen()
+        self.push_screen(MockScreen(plan))
 
     def open_plan_settings(self) -> None:
         from tui.screens.plan_settings import PlanSettingsScreen

@@ -87,11 +87,7 @@ class DrillCommands(Provider):
         return found
 
     def _open_drill(self, drill_id: str) -> None:
-        from tui.screens.workspace import WorkspaceScreen
-
-        self.app.push_screen(WorkspaceScreen(self.app.session.drill(drill_id)))
+        self.app.open_drill(drill_id)
 
     def _review(self, card_ids: tuple[str, ...]) -> None:
-        from tui.screens.review import ReviewScreen
-
-        self.app.push_screen(ReviewScreen(card_ids=list(card_ids)))
+        self.app.open_cards(card_ids)

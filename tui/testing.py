@@ -177,10 +177,8 @@ async def press_randomly(app, pilot, keys: list[str], burst: int = 8, on_key=Non
         if (start // burst) % visit_every == visit_every - 1 and app.session is not None:
             name = rotation[(start // burst // visit_every) % len(rotation)]
             if name == "workspace":
-                from tui.screens.workspace import WorkspaceScreen
-
                 drills = app.session.drills
-                app.push_screen(WorkspaceScreen(app.session.drill(drills[start % len(drills)].id)))
+                app.open_drill(drills[start % len(drills)].id)
             else:
                 app.open_screen(name)
             await pilot.pause()

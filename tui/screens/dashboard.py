@@ -250,11 +250,9 @@ class DashboardScreen(Screen):
 
     @on(DataTable.RowSelected, "#dash-drills")
     def _open_drill(self, event: DataTable.RowSelected) -> None:
-        from tui.screens.workspace import WorkspaceScreen
-
         if self.app.session is None:
             return
-        self.app.push_screen(WorkspaceScreen(self.app.session.drill(event.row_key.value)))
+        self.app.open_drill(event.row_key.value)
 
 
 def _name_width(width: int, rows: list[tuple]) -> int | None:

@@ -113,11 +113,7 @@ class DrillListScreen(Screen):
 
     @on(DataTable.RowSelected, "#drill-table")
     def _open(self, event: DataTable.RowSelected) -> None:
-        from tui.screens.workspace import WorkspaceScreen
-
-        drill = self.app.session.drill(event.row_key.value)
-        framework = self.filters().get("framework")
-        self.app.push_screen(WorkspaceScreen(drill, framework if framework in drill.frameworks else None))
+        self.app.open_drill(event.row_key.value, self.filters().get("framework"))
 
     def action_focus_filters(self) -> None:
         self.query_one("#filter-topic", Select).focus()

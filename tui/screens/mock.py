@@ -497,10 +497,7 @@ class MockScreen(CheckRunner, Screen):
                     f"{len(drills)} drill{'s' if len(drills) != 1 else ''} (see the dashboard).")
 
     def action_history(self) -> None:
-        from tui.screens.mock_history import MockHistoryScreen
-
-        if self._store is not None:
-            self.app.push_screen(MockHistoryScreen(self._store))
+        self.app.open_mock_history()
 
     def check_done(self, report, context) -> None:
         s = self.mock

@@ -156,8 +156,6 @@ class MockHistoryScreen(Screen):
     def action_replay(self) -> None:
         """A fresh mock of the selected one's plan (same seed, length and drills), on its start panel in
         place of the mock screen this history was opened from (one not running)."""
-        from tui.screens.mock import MockScreen
-
         mock_id = self._selected()
         if mock_id is None:
             return
@@ -167,10 +165,7 @@ class MockHistoryScreen(Screen):
             self.notify(str(exc), title="Cannot replay that mock", severity="error", timeout=20)
             return
         self.app.pop_screen()
-        below = self.app.screen
-        if isinstance(below, MockScreen) and (below.mock is None or below.mock.finished):
-            self.app.pop_screen()
-        self.app.push_screen(MockScreen(plan))
+        self.app.open_mock(plan, in_place_of_idle=True)
 
     def action_queue_study_next(self) -> None:
         from cards.plan.interview import queue_study_next

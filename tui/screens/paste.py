@@ -144,11 +144,9 @@ class PasteScreen(CheckRunner, Screen):
         self.query_one(ResultsPanel).show_message(title, message)
 
     def action_card(self) -> None:
-        from tui.screens.review import ReviewScreen
-
         known = self.app.session.deckset.by_id
         cards = [c for c in self.query_one(ResultsPanel).cards if c in known]
         if cards:
-            self.app.push_screen(ReviewScreen(card_ids=cards))
+            self.app.open_cards(cards)
         else:
             self.notify("No named mistake, so no card to review.")

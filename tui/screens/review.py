@@ -166,8 +166,6 @@ class ReviewScreen(Screen):
         return [d for d in self.app.session.practise_ahead()[1] if d not in self.drills_previewed]
 
     def action_drill_ahead(self) -> None:
-        from tui.screens.workspace import WorkspaceScreen
-
         if self.card is not None or self.card_ids is not None:
             return
         drills = self._drills_ahead()
@@ -175,7 +173,7 @@ class ReviewScreen(Screen):
             self.notify("No drill to practise ahead: every tried drill is due or never tried.")
             return
         self.drills_previewed.append(drills[0])
-        self.app.push_screen(WorkspaceScreen(self.app.session.drill(drills[0]), preview=True))
+        self.app.open_drill(drills[0], preview=True)
 
     def on_screen_resume(self) -> None:
         if self.card is None:

@@ -329,6 +329,5 @@ class StatsScreen(Screen):
         if entry is None or not entry["card"] or session is None or entry["card"] not in session.deckset.by_id:
             self.notify("This mistake has no card to review.")
             return
-        from tui.screens.review import ReviewScreen
 
-        self.app.push_screen(ReviewScreen(card_ids=[entry["card"]]))
+        self.app.open_cards([entry["card"]])

@@ -302,14 +302,12 @@ class WorkspaceScreen(CheckRunner, Screen):
         self.notify(f"Switched to {self.framework}.")
 
     def action_card(self) -> None:
-        from tui.screens.review import ReviewScreen
-
         known = self.app.session.deckset.by_id
         cards = [c for c in (self.results.cards or self.drill.cards) if c in known]
         if not cards:
             self.notify("No related card.")
             return
-        self.app.push_screen(ReviewScreen(card_ids=cards))
+        self.app.open_cards(cards)
 
     def action_reset(self) -> None:
         def done(yes: bool | None) -> None:
