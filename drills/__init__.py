@@ -1,34 +1,17 @@
 """Drills as content: one folder per drill (drill.yaml, prompt, hints, starters, model solutions,
 catalogued mistakes) plus the small loader that reads and validates them.
 
-Public API (re-exported lazily from `drills.catalog`, `drills.model`, `drills.errors`):
-`load_drills`, `get_drill`, `common_mistakes`, `shared_misconceptions`, `all_mistakes`, `clear_cache`, `Drill`,
-`Mistake`, `Misconception`, `DrillContentError`. Nothing here imports Textual or torch; importing `drills` itself
-imports nothing.
+Public API, from `drills.catalog`, `drills.model` and `drills.errors`: `load_drills`, `get_drill`,
+`common_mistakes`, `shared_misconceptions`, `all_mistakes`, `run_causes`, `clear_cache`, `DEFAULT_ROOT`,
+`Drill`, `Mistake`, `Misconception`, `DrillContentError`. Importing it loads PyYAML and nothing of Textual,
+numpy or torch; the content itself is read on the first call that needs it.
 """
 from __future__ import annotations
 
-import importlib
+from drills.catalog import (DEFAULT_ROOT, all_mistakes, clear_cache, common_mistakes, get_drill, load_drills,
+                            run_causes, shared_misconceptions)
+from drills.errors import DrillContentError
+from drills.model import Drill, Misconception, Mistake
 
-_EXPORTS = {
-    "load_drills": "drills.catalog",
-    "get_drill": "drills.catalog",
-    "common_mistakes": "drills.catalog",
-    "all_mistakes": "drills.catalog",
-    "shared_misconceptions": "drills.catalog",
-    "clear_cache": "drills.catalog",
-    "DEFAULT_ROOT": "drills.catalog",
-    "Drill": "drills.model",
-    "Mistake": "drills.model",
-    "Misconception": "drills.model",
-    "DrillContentError": "drills.errors",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'drills' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__all__ = ["DEFAULT_ROOT", "Drill", "DrillContentError", "Misconception", "Mistake", "all_mistakes", "clear_cache",
+           "common_mistakes", "get_drill", "load_drills", "run_causes", "shared_misconceptions"]
