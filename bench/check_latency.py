@@ -38,22 +38,22 @@ import time
 from pathlib import Path
 
 # the wrong answer timed per drill: this catalogued mistake where listed, else the drill's first one
-WRONG = {"gae": "gae-forward-scan", "policy_loss": "policy-max-instead-of-min", "value_loss": "value-no-clip",
-         "total_loss": "entropy-sign", "actor_loss": "mask-ignored",
-         "grpo_advantages": "grpo-sample-major", "loss_aggregation": "agg-seq-sum-as-seq-mean",
-         "policy_loss_full": "policy-dual-clip-positive", "explained_variance": "ev-var-values",
-         "bt_loss": "bt-chosen-rejected-swapped", "dpo_loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
-         "trajectory_is": "is-padding-included", "kl_penalty": "klpen-per-minibatch",
-         "token_logprobs": "logprob-no-shift", "token_kl": "kl-direction-swapped",
-         "kl_reward": "reward-score-last-column", "token_gae": "tgae-bootstrap-padding",
-         "masked_whiten": "whiten-stats-over-padding", "ppo_update": "old-logp-in-loop"}
+WRONG = {"gae": "gae-forward-scan", "policy-loss": "policy-max-instead-of-min", "value-loss": "value-no-clip",
+         "total-loss": "entropy-sign", "actor-loss": "mask-ignored",
+         "grpo-advantages": "grpo-sample-major", "loss-aggregation": "agg-seq-sum-as-seq-mean",
+         "policy-loss-full": "policy-dual-clip-positive", "explained-variance": "ev-var-values",
+         "bt-loss": "bt-chosen-rejected-swapped", "dpo-loss": "dpo-reference-sign", "rloo": "rloo-divides-by-k",
+         "trajectory-is": "is-padding-included", "kl-penalty": "klpen-per-minibatch",
+         "token-logprobs": "logprob-no-shift", "token-kl": "kl-direction-swapped",
+         "kl-reward": "reward-score-last-column", "token-gae": "tgae-bootstrap-padding",
+         "masked-whiten": "whiten-stats-over-padding", "ppo-update": "old-logp-in-loop"}
 # the warm baseline: one sandboxed run that stops at once (an answer that does not compile: fork, confine,
 # report), measured in the same process, so the ratios compare the checks with the fixed cost of isolation
 BASELINE_SOURCE = "def ppo_policy_loss(\n"
 
 
 #: Drills whose warm check gets its own figure: what the answer itself costs, and why.
-OWN_FIGURE = {"ppo_update": "each of its 20 examples is a whole update loop (epochs x minibatches of "
+OWN_FIGURE = {"ppo-update": "each of its 20 examples is a whole update loop (epochs x minibatches of "
                             "optimiser steps)"}
 
 
@@ -150,7 +150,7 @@ def main() -> int:
     for _ in range(args.warm_runs):
         time.sleep(args.pause)
         t = time.perf_counter()
-        client.check(BASELINE_SOURCE, "policy_loss", "numpy")
+        client.check(BASELINE_SOURCE, "policy-loss", "numpy")
         warm_base.append((time.perf_counter() - t) * 1e3)
     warm_base_med = statistics.median(warm_base)
     print(f"baseline: warm sandboxed run that stops at once median {warm_base_med:5.1f} ms   p95 {p95(warm_base):5.1f} ms")

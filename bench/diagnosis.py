@@ -9,7 +9,7 @@ A corpus folder holds `<drill_id>/<name>.py`, one complete answer per file, with
     # framework: numpy | torch             -> optional (otherwise detected from the code)
 
 Usage: python bench/diagnosis.py [FOLDER] [-v]   (FOLDER defaults to tests/diagnosis; a folder of drill folders,
-or one drill's folder such as tests/diagnosis/total_loss; a held-out corpus in the same layout is scored the
+or one drill's folder such as tests/diagnosis/total-loss; a held-out corpus in the same layout is scored the
 same way)
 Prints, per drill and in total: right answers accepted, wrong answers rejected, wrong answers named
 correctly (exactly the expected names), named wrongly (any name not expected), unnamed (rejected with
@@ -97,7 +97,7 @@ def parse(path: Path) -> Case | None:
 
 def cases(folder: Path) -> list[Case]:
     """The answers under `folder`: `<drill_id>/<name>.py` files, or, for a folder named after a drill that
-    holds answer files itself (tests/diagnosis/total_loss), that folder's files."""
+    holds answer files itself (tests/diagnosis/total-loss), that folder's files."""
     out = []
     paths = sorted(folder.glob("*.py")) or sorted(folder.glob("*/*.py"))
     for path in paths:

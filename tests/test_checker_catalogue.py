@@ -65,7 +65,7 @@ def test_two_slips_get_a_name_and_what_differs():
     """The reductions swapped, and valid_tokens counting the padding (not catalogued): one name, and what
     differs for the rest."""
     src = (ANSWERS / "actor_torch_swapped_and_padded_count.py").read_text()
-    report = check(src, "actor_loss", "torch")
+    report = check(src, "actor-loss", "torch")
     assert not report.passed
     assert report.mistake_ids == ["reduction-swapped"], report.render()
     assert [u.axis for u in report.unexplained] == ["metrics['valid_tokens']"], report.render()
@@ -75,29 +75,29 @@ def test_two_slips_get_a_name_and_what_differs():
 def test_a_catalogued_slip_and_a_gradient_into_the_targets_are_both_named():
     """min where the value loss takes the max, and gradient reaching the returns (a shared misconception)."""
     src = (ANSWERS / "value_torch_min_and_grad_returns.py").read_text()
-    report = check(src, "value_loss", "torch")
+    report = check(src, "value-loss", "torch")
     assert set(report.mistake_ids) == {"value-min-instead-of-max", "grad-into-returns"}, report.render()
     assert not report.unexplained, report.render()
 
 
 def test_a_forward_mistake_and_a_missing_detach_are_both_named():
-    policy = get_drill("policy_loss")
+    policy = get_drill("policy-loss")
     src = next(m for m in policy.mistakes if m.id == "policy-max-instead-of-min").source("torch")
     src = src.replace("    old_logp = old_logp.detach()\n", "")
-    report = check(src, "policy_loss", "torch")
+    report = check(src, "policy-loss", "torch")
     assert set(report.mistake_ids) == {"policy-max-instead-of-min", "grad-into-old-logp"}, report.render()
 
 
 def test_min_max_value_clipping_passes_at_the_kink():
     """torch.max(torch.min(x, hi), lo) picks another subgradient than clamp where |V - V_old| == eps."""
-    report = check((ANSWERS / "value_torch_min_max_clip.py").read_text(), "value_loss", "torch")
+    report = check((ANSWERS / "value_torch_min_max_clip.py").read_text(), "value-loss", "torch")
     assert report.passed, report.render()
 
 
 @pytest.mark.parametrize("drill, a, b", [
     ("gae", "gae-forward-scan", "gae-missing-lambda"),
-    ("policy_loss", "policy-max-instead-of-min", "reduction-sum"),
-    ("value_loss", "value-missing-half", "value-min-instead-of-max"),
+    ("policy-loss", "policy-max-instead-of-min", "reduction-sum"),
+    ("value-loss", "value-missing-half", "value-min-instead-of-max"),
 ])
 @pytest.mark.parametrize("framework", ["numpy", "torch"])
 def test_two_mistakes_at_once_are_both_named(drill, a, b, framework):
@@ -113,7 +113,7 @@ def test_two_mistakes_at_once_are_both_named(drill, a, b, framework):
 @pytest.mark.parametrize("mistake", ["ratio-inverted", "value-min-instead-of-max"])
 def test_a_policy_or_value_mistake_inside_the_total_is_named(framework, mistake):
     """The candidate writes the total with a helper that carries a policy or value mistake."""
-    policy, value = get_drill("policy_loss"), get_drill("value_loss")
+    policy, value = get_drill("policy-loss"), get_drill("value-loss")
     p_src = next((m.source(framework) for m in policy.mistakes if m.id == mistake), None) or policy.solution(framework)
     v_src = next((m.source(framework) for m in value.mistakes if m.id == mistake), None) or value.solution(framework)
     mean = "entropy.mean()"
@@ -123,7 +123,7 @@ def test_a_policy_or_value_mistake_inside_the_total_is_named(framework, mistake)
               "    return (ppo_policy_loss(new_logp, old_logp, advantages, clip_eps)\n"
               "            + vf_coef * ppo_value_loss(values, old_values, returns, clip_eps)\n"
               f"            - ent_coef * {mean})\n")
-    report = check(source, "total_loss", framework)
+    report = check(source, "total-loss", framework)
     assert not report.passed and mistake in report.mistake_ids, report.render()
 
 
@@ -139,9 +139,9 @@ def test_pitfall_starter_shows_its_planted_mistake_and_the_fix_passes(drill):
 
 @pytest.mark.parametrize("name, drill", [
     ("gae_numpy_vectorised_helpers", "gae"), ("gae_torch_list_stack", "gae"),
-    ("policy_numpy_max_of_negatives", "policy_loss"), ("policy_torch_where_piecewise", "policy_loss"),
-    ("value_numpy_loop", "value_loss"), ("total_torch_functional", "total_loss"),
-    ("actor_torch_alternative", "actor_loss"),
+    ("policy_numpy_max_of_negatives", "policy-loss"), ("policy_torch_where_piecewise", "policy-loss"),
+    ("value_numpy_loop", "value-loss"), ("total_torch_functional", "total-loss"),
+    ("actor_torch_alternative", "actor-loss"),
 ])
 def test_correct_answers_in_other_styles_pass(name, drill):
     report = check((ANSWERS / f"{name}.py").read_text(), drill)

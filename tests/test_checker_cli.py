@@ -27,7 +27,7 @@ def test_check_passes_with_exit_0(tmp_path, capsys):
 
 
 def test_check_fails_with_exit_1_and_names_the_mistake(tmp_path, capsys):
-    m = next(m for m in get_drill("policy_loss").mistakes if m.id == "policy-max-instead-of-min")
+    m = next(m for m in get_drill("policy-loss").mistakes if m.id == "policy-max-instead-of-min")
     path = tmp_path / "a.py"
     path.write_text(m.source("torch"))
     code, out, _ = run(["check", str(path)], capsys)
@@ -44,10 +44,10 @@ def test_json_is_exactly_one_object(tmp_path, capsys):
 
 
 def test_pasted_code_on_stdin(capsys, monkeypatch):
-    code, out, _ = run(["check", "-", "--json"], capsys, stdin=get_drill("value_loss").solution("torch"),
+    code, out, _ = run(["check", "-", "--json"], capsys, stdin=get_drill("value-loss").solution("torch"),
                        monkeypatch=monkeypatch)
     data = json.loads(out)
-    assert code == 0 and data["drill"] == "value_loss" and data["framework"] == "torch"
+    assert code == 0 and data["drill"] == "value-loss" and data["framework"] == "torch"
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -118,14 +118,14 @@ def test_hint_and_solution(capsys):
     assert code == 0 and "Hint 2 of 3" in out
     code, _, err = run(["hint", "gae", "4"], capsys)
     assert code == 2
-    code, out, _ = run(["solution", "policy_loss", "--framework", "torch"], capsys)
+    code, out, _ = run(["solution", "policy-loss", "--framework", "torch"], capsys)
     assert code == 0 and "def ppo_policy_loss" in out
 
 
 def test_drills_json_lists_every_drill(capsys):
     code, out, _ = run(["drills", "--json"], capsys)
     rows = json.loads(out)
-    assert code == 0 and {r["id"] for r in rows} >= {"gae", "policy_loss", "value_loss", "total_loss", "actor_loss"}
+    assert code == 0 and {r["id"] for r in rows} >= {"gae", "policy-loss", "value-loss", "total-loss", "actor-loss"}
     assert all({"id", "title", "kind", "frameworks", "target_minutes", "topic"} <= set(r) for r in rows)
 
 

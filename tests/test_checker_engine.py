@@ -64,7 +64,7 @@ def test_unreduced_loss_is_an_output_shape_problem():
     src = ("import numpy as np\n\ndef ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
            "    r = np.exp(new_logp - old_logp)\n"
            "    return -np.minimum(r * advantages, np.clip(r, 1 - clip_eps, 1 + clip_eps) * advantages)\n")
-    report = check(src, "policy_loss", "numpy")
+    report = check(src, "policy-loss", "numpy")
     failed = {c.id: c.message for c in report.checks if not c.passed}
     assert "output-shape" in failed and "mean" in failed["output-shape"]
 
@@ -73,8 +73,8 @@ def test_numpy_answer_may_return_a_float_or_a_zero_d_array():
     body = ("    r = np.exp(new_logp - old_logp)\n"
             "    v = -np.minimum(r * advantages, np.clip(r, 1 - clip_eps, 1 + clip_eps) * advantages).mean()\n")
     head = "import numpy as np\n\ndef ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
-    assert check(head + body + "    return float(v)\n", "policy_loss", "numpy").passed
-    assert check(head + body + "    return np.array(v)\n", "policy_loss", "numpy").passed
+    assert check(head + body + "    return float(v)\n", "policy-loss", "numpy").passed
+    assert check(head + body + "    return np.array(v)\n", "policy-loss", "numpy").passed
 
 
 def test_torch_answer_returning_a_python_float_is_told_to_return_a_tensor():
@@ -82,7 +82,7 @@ def test_torch_answer_returning_a_python_float_is_told_to_return_a_tensor():
            "    r = torch.exp(new_logp - old_logp.detach())\n"
            "    a = advantages.detach()\n"
            "    return float(-torch.min(r * a, r.clamp(1 - clip_eps, 1 + clip_eps) * a).mean())\n")
-    report = check(src, "policy_loss", "torch")
+    report = check(src, "policy-loss", "torch")
     failed = {c.id: c.message for c in report.checks if not c.passed}
     assert "tensor" in failed["output-type"]
 
@@ -105,13 +105,13 @@ def test_counterexample_tables_show_integer_inputs_as_integers():
 
     assert fmt(np.array([[1, 2]], dtype=np.int64)) == "[[1, 2]]"
     assert fmt(np.array([1.0, 0.5])) == "[1.0, 0.5]" and fmt([True, False]) == "[T, F]" and fmt(3) == "3"
-    m = next(m for m in get_drill("token_logprobs").mistakes if m.id == "logprob-no-shift")
-    text = check(m.source("numpy"), "token_logprobs", "numpy").render()
+    m = next(m for m in get_drill("token-logprobs").mistakes if m.id == "logprob-no-shift")
+    text = check(m.source("numpy"), "token-logprobs", "numpy").render()
     ids = next(line for line in text.splitlines() if line.strip().startswith("input_ids"))
     assert "." not in ids.split("input_ids", 1)[1], ids
     # a count among the outputs (compared as a float) is shown as the count it is
-    m = next(m for m in get_drill("actor_loss").mistakes if m.id == "mask-ignored")
-    cx = check(m.source("torch"), "actor_loss", "torch").counterexample
+    m = next(m for m in get_drill("actor-loss").mistakes if m.id == "mask-ignored")
+    cx = check(m.source("torch"), "actor-loss", "torch").counterexample
     assert type(cx.expected["valid_tokens"]) is int and type(cx.got["valid_tokens"]) is int
 
 
@@ -129,30 +129,30 @@ def test_verdict_is_computed_outside_the_candidates_reach():
            "torch.allclose = lambda *a, **k: True\ntorch.clamp = lambda x, *a, **k: x\n\n"
            "def ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2):\n"
            "    return -(np.exp(new_logp - old_logp) * advantages).mean()\n")
-    report = check(src, "policy_loss", "numpy")
+    report = check(src, "policy-loss", "numpy")
     assert not report.passed and "policy-no-clip" in report.mistake_ids
 
 
 def test_json_report_has_the_documented_keys():
-    report = check(get_drill("value_loss").solution("numpy"), "value_loss", "numpy").to_json()
+    report = check(get_drill("value-loss").solution("numpy"), "value-loss", "numpy").to_json()
     assert {"drill", "framework", "passed", "checks", "diagnoses", "counterexample", "error",
             "elapsed_ms"} <= set(report)
     assert all(set(c) == {"id", "passed", "message", "title"} for c in report["checks"])
 
 
 def test_same_seed_same_verdict_and_counterexample():
-    m = next(m for m in get_drill("policy_loss").mistakes if m.id == "policy-clip-advantage")
-    a = check(m.source("numpy"), "policy_loss", "numpy", seed=3).to_json()
-    b = check(m.source("numpy"), "policy_loss", "numpy", seed=3).to_json()
+    m = next(m for m in get_drill("policy-loss").mistakes if m.id == "policy-clip-advantage")
+    a = check(m.source("numpy"), "policy-loss", "numpy", seed=3).to_json()
+    b = check(m.source("numpy"), "policy-loss", "numpy", seed=3).to_json()
     assert a["counterexample"] == b["counterexample"] and a["checks"] == b["checks"]
 
 
 @pytest.mark.parametrize("source, expected", [
     ("import numpy as np\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95): pass", ("gae", "numpy")),
     ("import torch\ndef compute_gae(rewards, values, dones, gamma=0.99, lam=0.95): pass", ("gae", "torch")),
-    ("import torch\ndef compute_actor_loss(a, b, c): pass", ("actor_loss", "torch")),
-    ("def ppo_value_loss(values, old_values, returns, clip_eps=0.2): pass", ("value_loss", "numpy")),
-    ("import torch\ndef ppo_total_loss(x:\n", ("total_loss", "torch")),  # syntax error still detected
+    ("import torch\ndef compute_actor_loss(a, b, c): pass", ("actor-loss", "torch")),
+    ("def ppo_value_loss(values, old_values, returns, clip_eps=0.2): pass", ("value-loss", "numpy")),
+    ("import torch\ndef ppo_total_loss(x:\n", ("total-loss", "torch")),  # syntax error still detected
 ])
 def test_drill_and_framework_are_inferred(source, expected):
     assert detect(source) == expected
@@ -167,8 +167,8 @@ def test_detection_failures_are_usage_errors():
         detect("", drill="nope")
 
 
-KEPT_WARM = [("gae", "numpy", None), ("gae", "numpy", "gae-forward-scan"), ("actor_loss", "torch", None),
-             ("actor_loss", "torch", "mask-ignored"), ("token_gae", "numpy", None)]
+KEPT_WARM = [("gae", "numpy", None), ("gae", "numpy", "gae-forward-scan"), ("actor-loss", "torch", None),
+             ("actor-loss", "torch", "mask-ignored"), ("token-gae", "numpy", None)]
 
 
 @pytest.mark.parametrize("parts", [1, 2])
@@ -237,8 +237,8 @@ def test_preparing_a_drill_readies_its_first_check():
 
 def test_a_non_finite_output_says_which_value_and_where():
     """The finite-values check explains itself like the others (its message was always empty)."""
-    m = next(m for m in get_drill("actor_loss").mistakes if m.id == "metrics-include-padding")
-    report = check(m.source("torch"), "actor_loss", "torch")
+    m = next(m for m in get_drill("actor-loss").mistakes if m.id == "metrics-include-padding")
+    report = check(m.source("torch"), "actor-loss", "torch")
     (nonfinite,) = [c for c in report.checks if c.id == "output-nonfinite"]
     assert not nonfinite.passed
     assert "your approx_kl is inf where the reference gives" in nonfinite.message

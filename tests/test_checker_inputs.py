@@ -19,9 +19,9 @@ def same(a, b) -> bool:
 def test_seeded_draws_are_reproducible_and_cached_on_disk(tmp_path, monkeypatch):
     monkeypatch.delenv("PPO_DRILL_CACHE", raising=False)
     monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
-    spec = spec_for("value_loss")
+    spec = spec_for("value-loss")
     first = inputs.drawn_examples(spec, "torch", 7)
-    files = list((tmp_path / "cache").glob("examples-value_loss-torch-7-*.json"))
+    files = list((tmp_path / "cache").glob("examples-value-loss-torch-7-*.json"))
     assert len(files) == 1
     assert same(first, inputs.drawn_examples(spec, "torch", 7))  # from disk
     assert same(first, inputs._draw(spec, "torch", 7, inputs.DEFAULT_RANDOM))  # = a fresh draw
@@ -52,8 +52,8 @@ def test_gae_examples_cover_the_edge_cases():
     for needle in ("T = 1", "done at the first step", "done at the last step", "consecutive dones",
                    "gamma = 0", "lam = 0", "lam = 1"):
         assert needle in labels
-    labels = " | ".join(ex.label for ex in inputs.examples_for(spec_for("policy_loss"), "torch"))
+    labels = " | ".join(ex.label for ex in inputs.examples_for(spec_for("policy-loss"), "torch"))
     for needle in ("inside the band", "above the band", "below the band", "A = 0", "-1000", "single-token rows"):
         assert needle in labels
     assert any("fully masked" in ex.label or ex.invalid == "a response with no valid token"
-               for ex in inputs.examples_for(spec_for("actor_loss"), "torch"))
+               for ex in inputs.examples_for(spec_for("actor-loss"), "torch"))

@@ -19,17 +19,17 @@ def _failed(drill: str, mistake: str, framework: str) -> set[str]:
     return {c.id for c in report.checks if not c.passed}
 
 
-@pytest.mark.parametrize("drill, mistake", [("policy_loss", "ratio-inverted"), ("value_loss", "value-abs-error")])
+@pytest.mark.parametrize("drill, mistake", [("policy-loss", "ratio-inverted"), ("value-loss", "value-abs-error")])
 def test_a_band_that_follows_clip_eps_passes_the_band_check_whatever_else_is_wrong(drill, mistake):
     assert "clip-eps" not in _failed(drill, mistake, "numpy")
 
 
-@pytest.mark.parametrize("drill, mistake", [("policy_loss", "clip-eps-ignored"), ("policy_loss", "policy-no-clip")])
+@pytest.mark.parametrize("drill, mistake", [("policy-loss", "clip-eps-ignored"), ("policy-loss", "policy-no-clip")])
 def test_a_band_that_ignores_clip_eps_fails_it(drill, mistake):
     assert "clip-eps" in _failed(drill, mistake, "numpy")
 
 
-@pytest.mark.parametrize("drill, mistake", [("token_kl", "kl-direction-swapped"), ("kl_reward", "reward-kl-sign")])
+@pytest.mark.parametrize("drill, mistake", [("token-kl", "kl-direction-swapped"), ("kl-reward", "reward-kl-sign")])
 def test_a_formula_mistake_keeps_the_padding_and_defaults_relations(drill, mistake):
     assert not {"padding-ignored", "defaults"} & _failed(drill, mistake, "numpy")
 
@@ -72,6 +72,6 @@ def test_relation_same_on_names_the_role_and_element_that_differ():
     # with a spec's `where` (as the engine passes it), the place reads as in the drill's other messages
     from checker.specs import spec_for
 
-    where = spec_for("token_kl").where
+    where = spec_for("token-kl").where
     detail = compare({"as-given": same, "nan": {"kl": np.array([[1.0, np.nan]])}}, where=where)
     assert "kl at row 0, t = 1" in detail

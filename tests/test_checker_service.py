@@ -95,7 +95,7 @@ def test_a_worker_dying_mid_check_is_reported_and_replaced():
                 "    while True:\n        pass\n")
         with pytest.raises(CheckerUnavailable, match="stopped"):
             c.check(spin, timeout=60)
-        report = c.check(get_drill("value_loss").solution("numpy"), timeout=120)  # a fresh worker
+        report = c.check(get_drill("value-loss").solution("numpy"), timeout=120)  # a fresh worker
         assert report.passed and c._proc.pid != pid
     finally:
         c.close()

@@ -57,7 +57,7 @@ def test_solve_clock_counts_from_start_with_idle_gaps_capped(_private_data_dir):
             360.0 + solve_clock.IDLE_S
         assert solve_clock.tick(store, "gae", later + timedelta(minutes=5), passed=False) is None, \
             "a pass ends the attempt"
-        assert solve_clock.tick(store, "policy_loss", T0, passed=False) is None, "one clock per drill"
+        assert solve_clock.tick(store, "policy-loss", T0, passed=False) is None, "one clock per drill"
 
 
 def test_cli_checks_record_the_time_since_start(tmp_path, capsys, monkeypatch, _private_data_dir):

@@ -220,19 +220,19 @@ def test_saved_answers_travel_with_export_and_import(tmp_path):
 
     home, other = tmp_path / "home", tmp_path / "other"
     drafts.save_draft("gae", "numpy", "# my half-written gae\n", home)
-    drafts.save_draft("policy_loss", "torch", "# policy\n", home)
-    drafts.save_draft("value_loss", "numpy", "x = 1\n" * 40_000, home)  # over the cap: left out, said
-    drafts.save_draft("policy_loss", "torch", "# mine on the other machine\n", other)
+    drafts.save_draft("policy-loss", "torch", "# policy\n", home)
+    drafts.save_draft("value-loss", "numpy", "x = 1\n" * 40_000, home)  # over the cap: left out, said
+    drafts.save_draft("policy-loss", "torch", "# mine on the other machine\n", other)
     export = tmp_path / "p.json"
     result = ppo("--data-dir", home, "export-progress", export)
     assert result.returncode == 0 and "2 saved answers" in result.stderr
-    assert "left out saved answers over 100,000 characters or unreadable: value_loss/numpy" in result.stderr
+    assert "left out saved answers over 100,000 characters or unreadable: value-loss/numpy" in result.stderr
     result = ppo("--data-dir", other, "import-progress", export)
     assert result.returncode == 0 and "1 drafts" in result.stdout
     assert "already has a different saved answer here; kept it" in result.stderr
     assert drafts.load_draft("gae", "numpy", other) == "# my half-written gae\n"
-    assert drafts.load_draft("policy_loss", "torch", other) == "# mine on the other machine\n"
-    assert drafts.load_draft("value_loss", "numpy", other) is None
+    assert drafts.load_draft("policy-loss", "torch", other) == "# mine on the other machine\n"
+    assert drafts.load_draft("value-loss", "numpy", other) is None
 
 
 def test_a_huge_answer_is_checked_whole_and_stored_capped(tmp_path):
@@ -285,7 +285,7 @@ def test_an_unknown_drill_suggests_the_close_one(tmp_path):
     assert result.stderr.strip() == "ppo-drill: unknown drill 'gea'; did you mean gae? (`ppo-drill drills` lists every drill)"
     assert list(work.iterdir()) == []
     far = ppo("hint", "zzzz")
-    assert far.returncode == 2 and "did you mean" not in far.stderr and "policy_loss" not in far.stderr
+    assert far.returncode == 2 and "did you mean" not in far.stderr and "policy-loss" not in far.stderr
 
 
 def test_drills_shows_where_you_stand_and_next_goes_through_the_track_in_order(tmp_path):
@@ -303,13 +303,13 @@ def test_drills_shows_where_you_stand_and_next_goes_through_the_track_in_order(t
     assert ppo("check", "--data-dir", home, "gae_numpy.py", cwd=work).returncode == 0
     failing = work / "policy_loss_numpy.py"
     nxt = ppo("next", "--data-dir", home, cwd=work)
-    assert nxt.stdout.startswith("Next in the track: policy_loss — ") and "1 of " in nxt.stdout
+    assert nxt.stdout.startswith("Next in the track: policy-loss — ") and "1 of " in nxt.stdout
     assert failing.exists()
     assert ppo("check", "--data-dir", home, failing, cwd=work).returncode == 1  # the starter fails
     table = ppo("drills", "--data-dir", home).stdout.splitlines()
     row = {line.split()[0]: line for line in table}
-    assert " passed " in row["gae"] and " failed " in row["policy_loss"] and " never tried " in row["value_loss"]
+    assert " passed " in row["gae"] and " failed " in row["policy-loss"] and " never tried " in row["value-loss"]
     data = {r["id"]: r for r in json.loads(ppo("drills", "--json", "--data-dir", home).stdout)}
-    assert data["gae"]["status"] == "passed" and data["policy_loss"]["status"] == "failed"
+    assert data["gae"]["status"] == "passed" and data["policy-loss"]["status"] == "failed"
     stay = ppo("next", "--data-dir", home, cwd=work)  # failed, not passed: still the next one
-    assert stay.stdout.startswith("Next in the track: policy_loss — ") and "(failed;" in stay.stdout
+    assert stay.stdout.startswith("Next in the track: policy-loss — ") and "(failed;" in stay.stdout

@@ -27,26 +27,26 @@ ROOT = Path(__file__).resolve().parents[1]
 DRILLS_DIR = ROOT / "drills"
 CARDS_DIR = ROOT / "cards" / "decks"
 
-CORE_ORDER = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
+CORE_ORDER = ["gae", "policy-loss", "value-loss", "total-loss", "actor-loss"]
 PITFALLS = {  # id -> (base drill, planted mistake, frameworks)
-    "fix-ratio-division": ("policy_loss", "ratio-division", ("numpy", "torch")),
-    "fix-ratio-denominator": ("policy_loss", "ratio-wrong-denominator", ("numpy", "torch")),
-    "fix-clip-range": ("policy_loss", "clip-around-zero", ("numpy", "torch")),
-    "fix-policy-min-max": ("policy_loss", "policy-max-instead-of-min", ("numpy", "torch")),
-    "fix-value-min-max": ("value_loss", "value-min-instead-of-max", ("numpy", "torch")),
-    "fix-missing-detach": ("policy_loss", "grad-into-old-logp", ("torch",)),
+    "fix-ratio-division": ("policy-loss", "ratio-division", ("numpy", "torch")),
+    "fix-ratio-denominator": ("policy-loss", "ratio-wrong-denominator", ("numpy", "torch")),
+    "fix-clip-range": ("policy-loss", "clip-around-zero", ("numpy", "torch")),
+    "fix-policy-min-max": ("policy-loss", "policy-max-instead-of-min", ("numpy", "torch")),
+    "fix-value-min-max": ("value-loss", "value-min-instead-of-max", ("numpy", "torch")),
+    "fix-missing-detach": ("policy-loss", "grad-into-old-logp", ("torch",)),
     "fix-gae-direction": ("gae", "gae-forward-scan", ("numpy", "torch")),
     "fix-gae-done-mask": ("gae", "gae-done-recursion", ("numpy", "torch")),
     "fix-value-bootstrap": ("gae", "gae-no-bootstrap", ("numpy", "torch")),
-    "fix-entropy-sign": ("total_loss", "entropy-sign", ("numpy", "torch")),
+    "fix-entropy-sign": ("total-loss", "entropy-sign", ("numpy", "torch")),
 }
 SIGNATURES = {
     "gae": "compute_gae(rewards, values, dones, gamma=0.99, lam=0.95)",
-    "policy_loss": "ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2)",
-    "value_loss": "ppo_value_loss(values, old_values, returns, clip_eps=0.2)",
-    "total_loss": "ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, entropy, "
+    "policy-loss": "ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2)",
+    "value-loss": "ppo_value_loss(values, old_values, returns, clip_eps=0.2)",
+    "total-loss": "ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, entropy, "
                   "clip_eps=0.2, vf_coef=0.5, ent_coef=0.01)",
-    "actor_loss": 'compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=None, '
+    "actor-loss": 'compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=None, '
                   'clip_range=0.2, reduction="token_mean")',
 }
 TORCH_ONLY = {"grad-into-old-logp", "grad-into-advantages", "grad-into-old-values"}
@@ -54,28 +54,28 @@ REQUIRED_MISTAKES = {
     "gae": ["gae-forward-scan", "gae-done-bootstrap", "gae-done-recursion", "gae-missing-lambda",
             "gae-missing-gamma", "gae-no-bootstrap", "gae-returns-offset", "gae-done-shift",
             "gae-last-step-stale-bootstrap"],
-    "policy_loss": ["ratio-division", "ratio-inverted", "ratio-wrong-denominator", "clip-around-zero",
+    "policy-loss": ["ratio-division", "ratio-inverted", "ratio-wrong-denominator", "clip-around-zero",
                     "clip-eps-ignored", "policy-max-instead-of-min", "policy-missing-negation", "policy-no-clip",
                     "policy-clipped-only", "policy-clip-advantage", "reduction-sum", "grad-into-old-logp",
                     "grad-into-advantages", "policy-dual-clip", "policy-advantages-normalised"],
-    "value_loss": ["value-min-instead-of-max", "value-clip-absolute", "value-clip-ratio-style",
+    "value-loss": ["value-min-instead-of-max", "value-clip-absolute", "value-clip-ratio-style",
                    "value-clip-around-returns", "value-missing-half", "value-no-clip", "value-abs-error",
                    "grad-into-old-values"],
-    "total_loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
-    "actor_loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
+    "total-loss": ["entropy-sign", "total-coefs-swapped", "total-value-sign"],
+    "actor-loss": ["mask-ignored", "reduction-swapped", "kl-wrong-estimator", "clip-fraction-one-sided",
                    "metrics-include-padding", "actor-dual-clip", "clip-fraction-active-branch", "kl-minus-ratio-mean",
                    "actor-advantages-normalised", "actor-mask-multiplied"],
 }
 # The token-level drills' catalogues (their own tests: tests/test_drills_llm_losses.py).
 REQUIRED_MISTAKES_LLM = {
-    "grpo_advantages": ["grpo-batch-stats", "grpo-no-eps", "grpo-sample-major", "grpo-std-in-dr-variant",
+    "grpo-advantages": ["grpo-batch-stats", "grpo-no-eps", "grpo-sample-major", "grpo-std-in-dr-variant",
                         "grpo-population-std", "grpo-padding-not-zeroed", "grpo-singleton-raw-score"],
-    "loss_aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
+    "loss-aggregation": ["agg-seq-sum-as-seq-mean", "agg-nan-leak", "agg-token-mean-per-row",
                          "agg-sum-norm-no-batch-mean", "agg-padding-in-count"],
-    "policy_loss_full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",
+    "policy-loss-full": ["policy-dual-clip-positive", "policy-dual-clip-as-min", "policy-clip-bounds-swapped",
                          "policy-stats-over-padding", "clip-fraction-outside-band", "policy-kl-k1",
                          "policy-padding-nan"],
-    "explained_variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
+    "explained-variance": ["ev-ratio-inverted", "ev-unmasked", "ev-var-values", "ev-r2-not-ev",
                            "ev-zero-variance-eps", "ev-one-pass-variance"],
 }
 COMMON_IDS = {"output-type", "output-shape", "output-nonfinite", "input-contract"}
@@ -357,9 +357,9 @@ def test_core_drill_metadata(drill_id):
     drill = get_drill(drill_id)
     assert drill.kind == "core" and drill.base is None and drill.mistake_id is None
     assert drill.signature.startswith(SIGNATURES[drill_id])
-    expected = {"gae": 10, "policy_loss": 6, "value_loss": 6, "total_loss": 8, "actor_loss": 15}
+    expected = {"gae": 10, "policy-loss": 6, "value-loss": 6, "total-loss": 8, "actor-loss": 15}
     assert drill.target_minutes == expected[drill_id]
-    assert drill.frameworks == (("torch",) if drill_id == "actor_loss" else ("numpy", "torch"))
+    assert drill.frameworks == (("torch",) if drill_id == "actor-loss" else ("numpy", "torch"))
     assert len(drill.hints) == 3 and all(drill.hints)
     assert not re.search(r"[\u4e00-\u9fff]", drill.prompt), "prompt.md is English; Chinese goes in prompt.zh.md"
     assert drill.prompt_zh and re.search(r"[\u4e00-\u9fff]", drill.prompt_zh)
@@ -397,7 +397,7 @@ def test_required_mistakes_exist(drill_id):
     ids = [m.id for m in drill.mistakes]
     assert sorted(ids) == sorted(REQUIRED_MISTAKES[drill_id])
     for mistake in drill.mistakes:
-        torch_only = drill_id == "actor_loss" or mistake.id in TORCH_ONLY
+        torch_only = drill_id == "actor-loss" or mistake.id in TORCH_ONLY
         assert mistake.frameworks == (("torch",) if torch_only else ("numpy", "torch")), mistake.id
         assert mistake.drill_id == drill_id
 
@@ -462,7 +462,7 @@ def _function_def(source: str, name: str) -> ast.FunctionDef:
     return defs[0]
 
 
-CORE_FW = [(d, fw) for d in CORE_ORDER for fw in (("torch",) if d == "actor_loss" else ("numpy", "torch"))]
+CORE_FW = [(d, fw) for d in CORE_ORDER for fw in (("torch",) if d == "actor-loss" else ("numpy", "torch"))]
 
 
 @pytest.mark.parametrize("drill_id,fw", CORE_FW)
@@ -575,13 +575,13 @@ POLICY_ADV = [1.0, -1.0, 1.0, -1.0, -1.0, 2.0]
 
 
 def test_policy_loss_numpy_probe():
-    loss = solution_fn("policy_loss", "numpy")
+    loss = solution_fn("policy-loss", "numpy")
     out = loss(np.log(POLICY_RATIO), np.zeros(6), np.array(POLICY_ADV), 0.2)
     assert np.ndim(out) == 0 and math.isclose(float(out), 0.6, abs_tol=1e-12)   # notes §3.3
 
 
 def test_policy_loss_torch_probe_and_gradients():
-    loss_fn = solution_fn("policy_loss", "torch")
+    loss_fn = solution_fn("policy-loss", "torch")
     new = torch.log(torch.tensor([POLICY_RATIO], dtype=torch.float64)).requires_grad_()
     old = torch.zeros(1, 6, dtype=torch.float64, requires_grad=True)
     adv = torch.tensor([POLICY_ADV], dtype=torch.float64, requires_grad=True)
@@ -600,19 +600,19 @@ def test_policy_loss_stays_finite_where_exp_underflows():
     adv = np.array([1.0, -1.0, 0.5])
     # ratios 1, e^-0.5 (below the band, A < 0: clipped to 0.8), e (above the band, A > 0: clipped to 1.2)
     expected = -np.mean([1.0, -0.8, 0.5 * 1.2])
-    out = solution_fn("policy_loss", "numpy")(new, old, adv)
+    out = solution_fn("policy-loss", "numpy")(new, old, adv)
     assert math.isclose(float(out), expected, rel_tol=1e-12)
-    out_t = solution_fn("policy_loss", "torch")(*(torch.from_numpy(x[None]) for x in (new, old, adv)))
+    out_t = solution_fn("policy-loss", "torch")(*(torch.from_numpy(x[None]) for x in (new, old, adv)))
     assert math.isclose(out_t.item(), expected, rel_tol=1e-12)
 
 
 def test_value_loss_probe_and_gradients():
-    out = solution_fn("value_loss", "numpy")(np.array([1.0, 1.0]), np.zeros(2), np.array([2.0, 0.5]), 0.2)
+    out = solution_fn("value-loss", "numpy")(np.array([1.0, 1.0]), np.zeros(2), np.array([2.0, 0.5]), 0.2)
     assert math.isclose(float(out), 0.8725, abs_tol=1e-12)                       # notes §3.4
     values = torch.tensor([[1.0, 1.0]], dtype=torch.float64, requires_grad=True)
     old = torch.zeros(1, 2, dtype=torch.float64, requires_grad=True)
     ret = torch.tensor([[2.0, 0.5]], dtype=torch.float64, requires_grad=True)
-    loss = solution_fn("value_loss", "torch")(values, old, ret, 0.2)
+    loss = solution_fn("value-loss", "torch")(values, old, ret, 0.2)
     assert math.isclose(loss.item(), 0.8725, abs_tol=1e-12)
     loss.backward()
     assert old.grad is None and ret.grad is None
@@ -632,19 +632,19 @@ TOTAL_EXPECTED = 0.6 + 0.5 * (0.5 * 3.67 / 6) - 0.01 * (5.0 / 6)
 
 
 def test_total_loss_probe_and_composition():
-    total = solution_fn("total_loss", "numpy")(**TOTAL_INPUTS)
+    total = solution_fn("total-loss", "numpy")(**TOTAL_INPUTS)
     assert math.isclose(float(total), TOTAL_EXPECTED, abs_tol=1e-12)
-    policy = solution_fn("policy_loss", "numpy")(TOTAL_INPUTS["new_logp"], TOTAL_INPUTS["old_logp"],
+    policy = solution_fn("policy-loss", "numpy")(TOTAL_INPUTS["new_logp"], TOTAL_INPUTS["old_logp"],
                                                  TOTAL_INPUTS["advantages"], 0.1)
-    value = solution_fn("value_loss", "numpy")(TOTAL_INPUTS["values"], TOTAL_INPUTS["old_values"],
+    value = solution_fn("value-loss", "numpy")(TOTAL_INPUTS["values"], TOTAL_INPUTS["old_values"],
                                                TOTAL_INPUTS["returns"], 0.1)
-    other = solution_fn("total_loss", "numpy")(**TOTAL_INPUTS, clip_eps=0.1, vf_coef=0.7, ent_coef=0.05)
+    other = solution_fn("total-loss", "numpy")(**TOTAL_INPUTS, clip_eps=0.1, vf_coef=0.7, ent_coef=0.05)
     assert math.isclose(float(other), policy + 0.7 * value - 0.05 * TOTAL_INPUTS["entropy"].mean(), abs_tol=1e-12)
 
 
 def test_total_loss_torch_gradients():
     inputs = {k: torch.from_numpy(v[None].copy()).requires_grad_() for k, v in TOTAL_INPUTS.items()}
-    total = solution_fn("total_loss", "torch")(**inputs)
+    total = solution_fn("total-loss", "torch")(**inputs)
     assert total.shape == () and math.isclose(total.item(), TOTAL_EXPECTED, abs_tol=1e-12)
     total.backward()
     for name in ("old_logp", "advantages", "old_values", "returns"):
@@ -652,7 +652,7 @@ def test_total_loss_torch_gradients():
     torch.testing.assert_close(inputs["entropy"].grad, torch.full((1, 6), -0.01 / 6, dtype=torch.float64))
 
 
-# The worked example of the total_loss prompt, recomputed: by the model answers (both frameworks), by
+# The worked example of the total-loss prompt, recomputed: by the model answers (both frameworks), by
 # the reference core, and by hand from its parts, so a typo in the prompt fails here.
 TOTAL_EXAMPLE = dict(
     new_logp=np.log([1.5, 0.5]), old_logp=np.zeros(2), advantages=np.array([1.0, -1.0]),
@@ -674,13 +674,13 @@ def test_total_loss_prompt_worked_example():
     for got, want in ((policy, -0.2), (value, 0.8725), (total, 0.22625)):
         assert math.isclose(float(got), want, abs_tol=1e-12), (float(got), want)
     assert math.isclose(-0.2 + 0.5 * 0.8725 - 0.01 * 1.0, 0.22625, abs_tol=1e-12)
-    assert math.isclose(float(solution_fn("total_loss", "numpy")(**TOTAL_EXAMPLE)), 0.22625, abs_tol=1e-12)
+    assert math.isclose(float(solution_fn("total-loss", "numpy")(**TOTAL_EXAMPLE)), 0.22625, abs_tol=1e-12)
     batched = {k: torch.from_numpy(v[None].copy()) for k, v in TOTAL_EXAMPLE.items()}
-    assert math.isclose(solution_fn("total_loss", "torch")(**batched).item(), 0.22625, abs_tol=1e-12)
-    drill = get_drill("total_loss")
+    assert math.isclose(solution_fn("total-loss", "torch")(**batched).item(), 0.22625, abs_tol=1e-12)
+    drill = get_drill("total-loss")
     for text in (drill.prompt, drill.prompt_zh):
         for written in TOTAL_EXAMPLE_PARTS:
-            assert written in text, f"the total_loss prompt must state {written!r}"
+            assert written in text, f"the total-loss prompt must state {written!r}"
         assert "ratio = [1.5, 0.5]" in text and "entropy = [0.5, 1.5]" in text
 
 
@@ -723,7 +723,7 @@ def _actor_case():
 
 
 def test_actor_loss_seed_003_tests():
-    actor = solution_fn("actor_loss", "torch")
+    actor = solution_fn("actor-loss", "torch")
     new, old, advantage, mask = _actor_case()
     loss, metrics = actor(new, old, advantage, mask, clip_range=0.2)
     ratio = torch.exp(new - old.detach())
@@ -749,7 +749,7 @@ def test_actor_loss_seed_003_tests():
 
 
 def test_actor_loss_metrics_by_hand():
-    actor = solution_fn("actor_loss", "torch")
+    actor = solution_fn("actor-loss", "torch")
     ratio = torch.tensor([[1.5, 0.5, 1.1, 9.0]], dtype=torch.float64)
     mask = torch.tensor([[True, True, True, False]])
     _, metrics = actor(ratio.log(), torch.zeros(1, 4, dtype=torch.float64), torch.ones(1, 4, dtype=torch.float64), mask)
@@ -775,7 +775,7 @@ ACTOR_INVALID = {
 
 @pytest.mark.parametrize("case", list(ACTOR_INVALID))
 def test_actor_loss_input_contract(case):
-    actor = solution_fn("actor_loss", "torch")
+    actor = solution_fn("actor-loss", "torch")
     with pytest.raises(ValueError):
         actor(*ACTOR_INVALID[case]())
 
@@ -796,13 +796,13 @@ def _probes(drill_id: str) -> list[dict]:
     if drill_id == "gae":
         base = dict(rewards=P_GAE["rewards"], values=P_GAE["values"], gamma=0.9, lam=0.8)
         return [dict(base, dones=[0.0, 0.0, 0.0, 0.0]), dict(base, dones=[0.0, 1.0, 0.0, 0.0])]
-    if drill_id == "policy_loss":
+    if drill_id == "policy-loss":
         base = dict(new_logp=list(np.log(POLICY_RATIO)), old_logp=[0.0] * 6, advantages=POLICY_ADV)
         return [dict(base, clip_eps=0.2), dict(base, clip_eps=0.1)]
-    if drill_id == "value_loss":
+    if drill_id == "value-loss":
         return [dict(values=[1.0, 1.0], old_values=[0.0, 0.0], returns=[2.0, 0.5], clip_eps=0.2),
                 dict(values=[1.5, 0.5, -1.0], old_values=[1.0, 1.0, -0.5], returns=[2.0, 0.0, -2.0], clip_eps=0.2)]
-    if drill_id == "total_loss":
+    if drill_id == "total-loss":
         return [{k: list(v) for k, v in TOTAL_INPUTS.items()}]
     raise AssertionError(drill_id)
 
@@ -825,7 +825,7 @@ def _grad_leaks(fn, inputs: dict, constants: tuple[str, ...]) -> bool:
 
 
 NUMERIC_MISTAKES = [(d, m, fw) for d, m, fw in MISTAKE_FILES
-                    if d in ("gae", "policy_loss", "value_loss", "total_loss") and m not in TORCH_ONLY]
+                    if d in ("gae", "policy-loss", "value-loss", "total-loss") and m not in TORCH_ONLY]
 
 
 @pytest.mark.parametrize("drill_id,mistake_id,fw", NUMERIC_MISTAKES)
@@ -848,9 +848,9 @@ def test_buggy_copy_differs_on_a_probe(drill_id, mistake_id, fw):
 
 
 @pytest.mark.parametrize("mistake_id,drill_id,constant", [
-    ("grad-into-old-logp", "policy_loss", "old_logp"),
-    ("grad-into-advantages", "policy_loss", "advantages"),
-    ("grad-into-old-values", "value_loss", "old_values"),
+    ("grad-into-old-logp", "policy-loss", "old_logp"),
+    ("grad-into-advantages", "policy-loss", "advantages"),
+    ("grad-into-old-values", "value-loss", "old_values"),
 ])
 def test_buggy_copy_leaks_gradient(mistake_id, drill_id, constant):
     probe = {k: _to_fw(v, "torch") for k, v in _probes(drill_id)[0].items()}
@@ -876,9 +876,9 @@ def _actor_probes() -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize("mistake_id", REQUIRED_MISTAKES["actor_loss"])
+@pytest.mark.parametrize("mistake_id", REQUIRED_MISTAKES["actor-loss"])
 def test_actor_buggy_copy_differs_on_a_probe(mistake_id):
-    good, bad = solution_fn("actor_loss", "torch"), mistake_fn("actor_loss", mistake_id, "torch")
+    good, bad = solution_fn("actor-loss", "torch"), mistake_fn("actor-loss", mistake_id, "torch")
     assert any(_outputs_differ(good(*probe), bad(*probe)) for probe in _actor_probes()), mistake_id
 
 
@@ -934,8 +934,8 @@ def test_loss_solutions_match_reference():
     ref = _reference()
     rng = np.random.default_rng(5)
     for fw in ("numpy", "torch"):
-        policy, value = solution_fn("policy_loss", fw), solution_fn("value_loss", fw)
-        total = solution_fn("total_loss", fw)
+        policy, value = solution_fn("policy-loss", fw), solution_fn("value-loss", fw)
+        total = solution_fn("total-loss", fw)
         for new, old, adv, v, v_old, ret, ent in _loss_cases(rng):
             for eps in (0.1, 0.2):
                 args = [torch.from_numpy(x[None]) if fw == "torch" else x for x in (new, old, adv, v, v_old, ret, ent)]
@@ -949,7 +949,7 @@ def test_loss_solutions_match_reference():
 
 def test_actor_solution_matches_reference():
     ref = _reference()
-    actor = solution_fn("actor_loss", "torch")
+    actor = solution_fn("actor-loss", "torch")
     gen = torch.Generator().manual_seed(7)
     for batch, seq in ((1, 1), (3, 5), (4, 9)):
         old = torch.randn(batch, seq, generator=gen, dtype=torch.float64) - 2.0
@@ -982,13 +982,13 @@ def test_author_command_validates_and_lists(toy, capsys):
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_total_solution_repeats_the_policy_and_value_lines(fw):
     """docs/drills.md promises this, so a policy or value mistake's line edit also applies to the total."""
-    total = get_drill("total_loss").solution(fw).splitlines()
-    for part in ("policy_loss", "value_loss"):
+    total = get_drill("total-loss").solution(fw).splitlines()
+    for part in ("policy-loss", "value-loss"):
         fn = _function_def(get_drill(part).solution(fw), get_drill(part).function)
         body = get_drill(part).solution(fw).splitlines()[fn.body[1].lineno - 1:fn.end_lineno]
         for line in body:
             if line.strip() and not line.strip().startswith("return"):
-                assert line in total, f"{part} line missing from total_loss/solution/{fw}.py: {line!r}"
+                assert line in total, f"{part} line missing from total-loss/solution/{fw}.py: {line!r}"
 
 
 @pytest.mark.parametrize("pitfall_id", list(PITFALLS))

@@ -15,22 +15,22 @@ import torch
 from drills import get_drill, load_drills
 
 LLM_DRILLS = {  # id -> (signature prefix, frameworks, target minutes, topic)
-    "grpo_advantages": ("compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by_std=True)",
+    "grpo-advantages": ("compute_grpo_advantages(scores, response_mask, group_size, eps=1e-6, norm_by_std=True)",
                         ("numpy", "torch"), 8, "grpo"),
-    "loss_aggregation": ('agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None)',
+    "loss-aggregation": ('agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean", norm_const=None)',
                          ("numpy", "torch"), 7, "loss-aggregation"),
-    "policy_loss_full": ("compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, "
+    "policy-loss-full": ("compute_policy_loss(log_prob, old_log_prob, advantages, response_mask, clip_low=0.2, "
                          'clip_high=0.2, dual_clip=None, loss_agg_mode="token-mean")', ("torch",), 18, "rlhf-actor-loss"),
-    "explained_variance": ("explained_variance(values, returns, mask=None)", ("numpy", "torch"), 5,
+    "explained-variance": ("explained_variance(values, returns, mask=None)", ("numpy", "torch"), 5,
                            "explained-variance"),
 }
 LLM_PITFALLS = {  # id -> (base, planted mistake)
-    "fix-grpo-reshape": ("grpo_advantages", "grpo-sample-major"),
-    "fix-agg-seq-mean-token-sum": ("loss_aggregation", "agg-seq-sum-as-seq-mean"),
-    "fix-dual-clip-side": ("policy_loss_full", "policy-dual-clip-positive"),
-    "fix-ev-denominator": ("explained_variance", "ev-var-values"),
+    "fix-grpo-reshape": ("grpo-advantages", "grpo-sample-major"),
+    "fix-agg-seq-mean-token-sum": ("loss-aggregation", "agg-seq-sum-as-seq-mean"),
+    "fix-dual-clip-side": ("policy-loss-full", "policy-dual-clip-positive"),
+    "fix-ev-denominator": ("explained-variance", "ev-var-values"),
 }
-CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
+CRIB_SHEET = ["gae", "policy-loss", "value-loss", "total-loss", "actor-loss"]
 NAN, INF = float("nan"), float("inf")
 
 
@@ -109,14 +109,14 @@ def test_pitfall_drills(pitfall_id):
 
 
 def test_pitfall_examples_hold():
-    grpo = fn("grpo_advantages", "torch")
+    grpo = fn("grpo-advantages", "torch")
     out = grpo(torch.tensor([1.0, 2.0, 3.0, 5.0]), torch.ones(4, 1, dtype=torch.bool), 2, norm_by_std=False)
     assert out[:, 0].tolist() == [-0.5, 0.5, -1.0, 1.0]
-    policy = fn("policy_loss_full", "torch")
+    policy = fn("policy-loss-full", "torch")
     one = (torch.log(torch.tensor([[1.5]])), torch.zeros(1, 1), torch.ones(1, 1), torch.ones(1, 1, dtype=torch.bool))
     assert math.isclose(policy(*one)[0].item(), -1.2, rel_tol=1e-6)
     assert math.isclose(policy(*one, dual_clip=3.0)[0].item(), -1.2, rel_tol=1e-6)
-    assert fn("explained_variance", "numpy")(np.full((1, 4), 0.5), np.array([[1.0, 0.0, 3.0, 2.0]])) == 0.0
+    assert fn("explained-variance", "numpy")(np.full((1, 4), 0.5), np.array([[1.0, 0.0, 3.0, 2.0]])) == 0.0
 
 
 def _args(fn_def: ast.FunctionDef):
@@ -150,7 +150,7 @@ GRPO_LENGTHS = [3, 1, 2, 3, 1, 3, 2, 1]
 
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_grpo_worked_example(fw):
-    grpo = fn("grpo_advantages", fw)
+    grpo = fn("grpo-advantages", fw)
     mask = lengths_mask(GRPO_LENGTHS, 3)
     adv = num(grpo(arr(GRPO_SCORES, fw), arr(mask, fw), 4))
     s3 = 1 / math.sqrt(3)  # unbiased std of [1, 1, 0, 0]
@@ -167,7 +167,7 @@ def test_grpo_worked_example(fw):
 
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_grpo_singletons_constant_groups_and_float32(fw):
-    grpo = fn("grpo_advantages", fw)
+    grpo = fn("grpo-advantages", fw)
     mask = lengths_mask([2, 1, 2], 2)
     for norm in (True, False):
         assert (num(grpo(arr([0.7, -0.3, 2.0], fw), arr(mask, fw), 1, norm_by_std=norm)) == 0).all()
@@ -191,7 +191,7 @@ def test_grpo_solutions_match_the_reference():
         want = grpo_advantages(torch.tensor(scores).reshape(P, G)).reshape(-1, 1).numpy()
         want = np.where(mask, want, 0.0)
         for fw in ("numpy", "torch"):
-            np.testing.assert_allclose(num(fn("grpo_advantages", fw)(arr(scores, fw), arr(mask, fw), G)), want,
+            np.testing.assert_allclose(num(fn("grpo-advantages", fw)(arr(scores, fw), arr(mask, fw), G)), want,
                                        rtol=1e-12, atol=1e-12)
 
 
@@ -211,11 +211,11 @@ GRPO_PROBES = {  # mistake -> (scores, lengths, T, group_size, hyper)
 def test_grpo_mistake_differs_on_its_probe(mistake, fw):
     scores, lengths, T, G, hyper = GRPO_PROBES[mistake]
     args = (arr(scores, fw), arr(lengths_mask(lengths, T), fw), G)
-    good = num(fn("grpo_advantages", fw)(*args, **hyper))
+    good = num(fn("grpo-advantages", fw)(*args, **hyper))
     with np.errstate(all="ignore"):
-        bad = num(fn("grpo_advantages", fw, mistake)(*args, **hyper))
+        bad = num(fn("grpo-advantages", fw, mistake)(*args, **hyper))
     assert not np.allclose(good, bad, equal_nan=True), mistake
-    assert {m.id for m in get_drill("grpo_advantages").mistakes} == set(GRPO_PROBES)
+    assert {m.id for m in get_drill("grpo-advantages").mistakes} == set(GRPO_PROBES)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ AGG_WORKED = {"token-mean": 1.4, "seq-mean-token-mean": 2.0, "seq-mean-token-sum
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 @pytest.mark.parametrize("pad", [[0.0, 0.0, 0.0], [NAN, INF, -INF]])
 def test_agg_worked_example(fw, pad):
-    agg = fn("loss_aggregation", fw)
+    agg = fn("loss-aggregation", fw)
     mask = arr(lengths_mask([4, 1], 4), fw)
     for mode, want in AGG_WORKED.items():
         loss_mat = arr([[1.0, 1.0, 1.0, 1.0], [3.0, *pad]], fw)
@@ -245,7 +245,7 @@ def test_agg_worked_example(fw, pad):
 
 
 def test_agg_gradients_are_the_token_weights():
-    agg = fn("loss_aggregation", "torch")
+    agg = fn("loss-aggregation", "torch")
     mask = torch.tensor(lengths_mask([3, 1], 3))
     weights = {"token-mean": [[1 / 4] * 3, [1 / 4, 0, 0]], "seq-mean-token-mean": [[1 / 6] * 3, [1 / 2, 0, 0]],
                "seq-mean-token-sum": [[1 / 2] * 3, [1 / 2, 0, 0]],
@@ -270,7 +270,7 @@ def test_agg_solutions_match_the_reference():
         for mode in AGG_WORKED:
             want = float(aggregate(torch.tensor(loss), torch.tensor(mask), mode.replace("-", "_")))
             for fw in ("numpy", "torch"):
-                assert math.isclose(float(fn("loss_aggregation", fw)(arr(loss, fw), arr(mask, fw), mode)), want,
+                assert math.isclose(float(fn("loss-aggregation", fw)(arr(loss, fw), arr(mask, fw), mode)), want,
                                     rel_tol=1e-12, abs_tol=1e-12)
 
 
@@ -289,9 +289,9 @@ def test_agg_mistake_differs_on_its_probe(mistake, fw):
     mode, pad = AGG_PROBES[mistake]
     args = (arr([[1.0, 1.0, 1.0, 1.0], [3.0, pad, pad, pad]], fw), arr(lengths_mask([4, 1], 4), fw), mode)
     with np.errstate(all="ignore"):
-        bad = float(fn("loss_aggregation", fw, mistake)(*args))
+        bad = float(fn("loss-aggregation", fw, mistake)(*args))
     assert not math.isclose(bad, AGG_WORKED[mode]) or math.isnan(bad), mistake
-    assert {m.id for m in get_drill("loss_aggregation").mistakes} == set(AGG_PROBES)
+    assert {m.id for m in get_drill("loss-aggregation").mistakes} == set(AGG_PROBES)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ def _policy_worked(requires_grad=True):
 
 
 def test_policy_worked_example():
-    policy = fn("policy_loss_full", "torch")
+    policy = fn("policy-loss-full", "torch")
     new, old, adv, mask = _policy_worked()
     loss, stats = policy(new, old, adv, mask)
     assert math.isclose(loss.item(), 0.6, rel_tol=1e-12)
@@ -335,7 +335,7 @@ def test_policy_worked_example():
 
 
 def test_policy_modes_dual_clip_side_and_contract():
-    policy = fn("policy_loss_full", "torch")
+    policy = fn("policy-loss-full", "torch")
     new = torch.log(torch.tensor([[1.5, 0.5, 4.0], [2.0, 1.0, 1.0]], dtype=torch.float64))
     old = torch.zeros(2, 3, dtype=torch.float64)
     adv = torch.tensor([[1.0, -1.0, -1.0], [2.0, 0.0, 0.0]], dtype=torch.float64)
@@ -358,7 +358,7 @@ def test_policy_modes_dual_clip_side_and_contract():
 def test_policy_solution_matches_the_reference_with_hostile_padding():
     from checker.reference import policy_loss
 
-    policy = fn("policy_loss_full", "torch")
+    policy = fn("policy-loss-full", "torch")
     gen = torch.Generator().manual_seed(13)
     for B, T in ((1, 1), (3, 5), (4, 64)):
         old = torch.randn(B, T, generator=gen, dtype=torch.float64) - 2.0
@@ -394,12 +394,12 @@ def test_policy_mistake_differs_on_its_probe(mistake):
     if mistake == "policy-clip-bounds-swapped":  # on the worked example the two sides' changes cancel out
         args = (torch.log(torch.tensor([[1.5, 0.5]], dtype=torch.float64)), torch.zeros(1, 2, dtype=torch.float64),
                 torch.ones(1, 2, dtype=torch.float64), torch.ones(1, 2, dtype=torch.bool))
-    good_loss, good = fn("policy_loss_full", "torch")(*args, **POLICY_PROBES[mistake])
-    bad_loss, bad = fn("policy_loss_full", "torch", mistake)(*args, **POLICY_PROBES[mistake])
+    good_loss, good = fn("policy-loss-full", "torch")(*args, **POLICY_PROBES[mistake])
+    bad_loss, bad = fn("policy-loss-full", "torch", mistake)(*args, **POLICY_PROBES[mistake])
     got = np.array([bad_loss.item(), *bad.values()])
     want = np.array([good_loss.item(), *good.values()])
     assert not np.allclose(got, want, equal_nan=False), mistake
-    assert {m.id for m in get_drill("policy_loss_full").mistakes} == set(POLICY_PROBES)
+    assert {m.id for m in get_drill("policy-loss-full").mistakes} == set(POLICY_PROBES)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ EV_MASK = lengths_mask([3, 1], 3)
 
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_ev_worked_example_and_relations(fw):
-    ev = fn("explained_variance", fw)
+    ev = fn("explained-variance", fw)
     r, v = np.array([1.0, 0.0, 3.0, 2.0]), np.array([0.5, 1.0, 2.5, 1.5])
     want = 1 - np.var(r - v) / np.var(r)
     assert math.isclose(want, 0.6625) and math.isclose(1 - np.mean((r - v) ** 2) / np.var(r), 0.65)
@@ -442,7 +442,7 @@ def test_ev_solutions_match_the_reference():
         want = float(explained_variance(torch.tensor(v), torch.tensor(r), torch.tensor(mask)))
         v, r = np.where(mask, v, NAN), np.where(mask, r, INF)
         for fw in ("numpy", "torch"):
-            assert math.isclose(fn("explained_variance", fw)(arr(v, fw), arr(r, fw), arr(mask, fw)), want,
+            assert math.isclose(fn("explained-variance", fw)(arr(v, fw), arr(r, fw), arr(mask, fw)), want,
                                 rel_tol=1e-12)
 
 
@@ -463,11 +463,11 @@ def test_ev_mistake_differs_on_its_probe(mistake, fw):
     v, r, m = EV_PROBES[mistake]
     dtype = (torch.float32 if fw == "torch" else np.float32) if mistake == "ev-one-pass-variance" else None
     args = (arr(v, fw, dtype), arr(r, fw, dtype), None if m is None else arr(m, fw))
-    good = fn("explained_variance", fw)(*args)
+    good = fn("explained-variance", fw)(*args)
     with np.errstate(all="ignore"):
-        bad = fn("explained_variance", fw, mistake)(*args)
+        bad = fn("explained-variance", fw, mistake)(*args)
     assert not (math.isclose(good, bad) or (math.isnan(good) and math.isnan(bad))), mistake
-    assert {m.id for m in get_drill("explained_variance").mistakes} == set(EV_PROBES)
+    assert {m.id for m in get_drill("explained-variance").mistakes} == set(EV_PROBES)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -484,11 +484,11 @@ def test_mock_interviews_draw_the_llm_drills():
 
 
 @pytest.mark.parametrize("drill_id,fw,a,b", [
-    ("policy_loss_full", "torch", "policy-dual-clip-positive", "policy-kl-k1"),        # a loss and a statistic
-    ("policy_loss_full", "torch", "policy-clip-bounds-swapped", "policy-stats-over-padding"),
-    ("grpo_advantages", "numpy", "grpo-population-std", "grpo-padding-not-zeroed"),
-    ("loss_aggregation", "torch", "agg-token-mean-per-row", "agg-sum-norm-no-batch-mean"),
-    ("explained_variance", "numpy", "ev-unmasked", "ev-r2-not-ev"),
+    ("policy-loss-full", "torch", "policy-dual-clip-positive", "policy-kl-k1"),        # a loss and a statistic
+    ("policy-loss-full", "torch", "policy-clip-bounds-swapped", "policy-stats-over-padding"),
+    ("grpo-advantages", "numpy", "grpo-population-std", "grpo-padding-not-zeroed"),
+    ("loss-aggregation", "torch", "agg-token-mean-per-row", "agg-sum-norm-no-batch-mean"),
+    ("explained-variance", "numpy", "ev-unmasked", "ev-r2-not-ev"),
 ])
 def test_two_mistakes_at_once_are_both_named(drill_id, fw, a, b):
     from checker.catalogue import merge_edits

@@ -34,7 +34,7 @@ def warm_worker():
     """What the app's checker worker has in memory before any test file arrives."""
     from tests.warm_checker import CHECKER
 
-    for drill, framework in (("gae", "numpy"), ("policy_loss", "torch")):
+    for drill, framework in (("gae", "numpy"), ("policy-loss", "torch")):
         CHECKER.plan(drill, framework).warm()
         CHECKER.catalogue(drill, framework).variants()
         CHECKER.implementations(f"test-{drill.replace('_', '-')}", framework)

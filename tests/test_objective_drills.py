@@ -19,22 +19,22 @@ from drills import get_drill, load_drills
 
 CORPUS = Path(__file__).parent / "diagnosis"
 DRILLS = {  # id -> (frameworks, target minutes, topic, a primary source the prompt names)
-    "rollout_correction": (("numpy", "torch"), 15, "rollout-correction", "rollout_corr_helper.py"),
-    "gspo_loss": (("numpy", "torch"), 12, "gspo", "Zheng et al. 2025"),
-    "dapo_loss": (("numpy", "torch"), 15, "dapo", "Yu et al. 2025"),
-    "critic_free_advantages": (("numpy", "torch"), 12, "critic-free-advantages", "Hu 2025"),
-    "cispo_loss": (("torch",), 8, "cispo", "MiniMax 2025"),
-    "kl_loss": (("torch",), 7, "kl-loss", "Schulman"),
-    "grad_accumulation": (("numpy", "torch"), 7, "grad-accumulation", "agg_loss"),
+    "rollout-correction": (("numpy", "torch"), 15, "rollout-correction", "rollout_corr_helper.py"),
+    "gspo-loss": (("numpy", "torch"), 12, "gspo", "Zheng et al. 2025"),
+    "dapo-loss": (("numpy", "torch"), 15, "dapo", "Yu et al. 2025"),
+    "critic-free-advantages": (("numpy", "torch"), 12, "critic-free-advantages", "Hu 2025"),
+    "cispo-loss": (("torch",), 8, "cispo", "MiniMax 2025"),
+    "kl-loss": (("torch",), 7, "kl-loss", "Schulman"),
+    "grad-accumulation": (("numpy", "torch"), 7, "grad-accumulation", "agg_loss"),
 }
 TWINS = {  # fix-the-bug drill -> (base, planted mistake)
-    "fix-mismatch-weight": ("rollout_correction", "mis-weight-from-current-policy"),
-    "fix-gspo-length-norm": ("gspo_loss", "gspo-no-length-norm"),
-    "fix-dapo-filter": ("dapo_loss", "dapo-filter-on-rewards"),
-    "fix-rpp-normalisation": ("critic_free_advantages", "rpp-local-normalisation"),
-    "fix-cispo-detach": ("cispo_loss", "cispo-weight-not-detached"),
-    "fix-kl-straight-through": ("kl_loss", "kl-straight-through-reversed"),
-    "fix-accum-normaliser": ("grad_accumulation", "accum-mean-of-means"),
+    "fix-mismatch-weight": ("rollout-correction", "mis-weight-from-current-policy"),
+    "fix-gspo-length-norm": ("gspo-loss", "gspo-no-length-norm"),
+    "fix-dapo-filter": ("dapo-loss", "dapo-filter-on-rewards"),
+    "fix-rpp-normalisation": ("critic-free-advantages", "rpp-local-normalisation"),
+    "fix-cispo-detach": ("cispo-loss", "cispo-weight-not-detached"),
+    "fix-kl-straight-through": ("kl-loss", "kl-straight-through-reversed"),
+    "fix-accum-normaliser": ("grad-accumulation", "accum-mean-of-means"),
 }
 POINTS_AT_A_DOCUMENT = re.compile(r"\bseed\b|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程", re.I)
 
@@ -79,7 +79,7 @@ def call(drill_id: str, fw: str, arrays: list, *args, grad: bool = False, **kw):
 
 def test_the_drills_follow_the_update_loop_in_the_track():
     core = [d.id for d in load_drills() if d.kind == "core"]
-    assert core.index("ppo_update") < min(core.index(d) for d in DRILLS)
+    assert core.index("ppo-update") < min(core.index(d) for d in DRILLS)
     ids = [d.id for d in load_drills()]
     assert all(ids.index(f) > ids.index("fix-old-logp-in-loop") for f in TWINS)
 
@@ -135,9 +135,9 @@ RC_TABLE = {("token", "truncate"): ([[1.6487, 1.0, 0.3679], [1.0, 2.0, 0.0]], -0
 def test_rollout_correction_worked_example(fw):
     mask = lengths_mask([3, 2], 3)
     arrays = [np.array(RC[k]) for k in ("new", "old", "roll", "adv")] + [mask]
-    assert "[[1.6487, 1.0, 0.3679], [1.0, 2.2255]]" in get_drill("rollout_correction").prompt
+    assert "[[1.6487, 1.0, 0.3679], [1.0, 2.2255]]" in get_drill("rollout-correction").prompt
     for (level, mode), (weights, loss) in RC_TABLE.items():
-        (got_loss, got_w), g = call("rollout_correction", fw, arrays, level=level, mode=mode,
+        (got_loss, got_w), g = call("rollout-correction", fw, arrays, level=level, mode=mode,
                                     grad=(fw == "torch" and (level, mode) == ("token", "truncate")))
         close(got_loss, loss, 5e-6)
         close(got_w, weights, 5e-5)
@@ -155,7 +155,7 @@ def test_gspo_worked_example(fw):
                              [[-0.166683, -0.166683, -0.166683], [0.125094, 0.125094, 0]]),
                             ([[1.0, -1, 2], [-0.5, 1.5, 0]], -0.58342288,
                              [[-0.166683, 0.166683, -0.333367], [0.125094, 0, 0]])):
-        (got_loss, s), g = call("gspo_loss", fw, [old + lr, old, np.array(adv), mask], grad=fw == "torch")
+        (got_loss, s), g = call("gspo-loss", fw, [old + lr, old, np.array(adv), mask], grad=fw == "torch")
         close(got_loss, loss, 5e-9)
         close(s, [1.00010001, 1.00075028], 5e-9)
         if g is not None:
@@ -177,7 +177,7 @@ def dapo_inputs():
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_dapo_worked_example(fw):
     arrays = dapo_inputs()
-    (loss, adv, lm), g = call("dapo_loss", fw, arrays, 3, 6, 2, grad=fw == "torch")
+    (loss, adv, lm), g = call("dapo-loss", fw, arrays, 3, 6, 2, grad=fw == "torch")
     close(loss, -0.251625, 5e-7)
     close(adv, [0, -0.999998, 0.999998, 0, 0, 0, -0.999999, 0, 0.999999], 5e-7)
     assert int(num(lm).sum()) == 14 and num(lm)[[0, 1, 2, 8]].sum() == 14
@@ -187,12 +187,12 @@ def test_dapo_worked_example(fw):
         close(g[1][m[1]], [0.07143, 0.09172, 0])
         close(g[2][m[2]], [-0.08724, 0])
         close(g[8][m[8]], [-0.05563, -0.08724, -0.07143, -0.07894])
-    (loss, _, lm), _ = call("dapo_loss", fw, arrays, 3, 6, 2, overlong_filter=False)
+    (loss, _, lm), _ = call("dapo-loss", fw, arrays, 3, 6, 2, overlong_filter=False)
     close(loss, 0.114195, 5e-7)
     assert int(num(lm).sum()) == 26
-    (loss, _, _), _ = call("dapo_loss", fw, arrays, 3, 6, 2, clip_high=0.2)
+    (loss, _, _), _ = call("dapo-loss", fw, arrays, 3, 6, 2, clip_high=0.2)
     close(loss, -0.242853, 5e-7)
-    prompt = get_drill("dapo_loss").prompt
+    prompt = get_drill("dapo-loss").prompt
     for text in ("[-0.5, 0, 0, -1, 0, 0, -1, -1, 0]", "[0.5, 0, 1, 0, 1, 1, -1, 0, 1]"):
         assert text in prompt
     from checker.reference.dapo import overlong_penalty
@@ -214,7 +214,7 @@ def test_critic_free_worked_example(fw):
             "reinforce_pp_baseline": [[0.6667, 0.6667, 0.6667], [-1.3333, 0, 0], [-1.3333, -1.3333, 0],
                                       [0.6667, 0.6667, 0.6667]]}
     for est, adv in want.items():
-        got, _ = call("critic_free_advantages", fw, arrays, 2, est, 0.1)
+        got, _ = call("critic-free-advantages", fw, arrays, 2, est, 0.1)
         close(got, adv, 5e-5)
     rewards = np.where(mask, -0.1 * (np.array(CF["old"]) - np.array(CF["ref"])), 0.0)
     rewards[np.arange(4), mask.sum(1) - 1] += CF["scores"]
@@ -225,7 +225,7 @@ def test_cispo_worked_example():
     lp = t([[-1.0, -0.5, -2.0], [-0.7, -1.2, 0.0]]).requires_grad_(True)
     old, adv = t([[-1.4, -0.5, -1.5], [-0.7, -1.0, 0.0]]), t([[1.0, 1, 1], [-0.5, -0.5, 0]])
     mask = torch.tensor(lengths_mask([3, 2], 3))
-    fn = solution("cispo_loss", "torch")
+    fn = solution("cispo-loss", "torch")
     loss, w = fn(lp, old, adv, mask)
     loss.backward()
     close(loss, 0.43036, 5e-6)
@@ -237,7 +237,7 @@ def test_cispo_worked_example():
 
 
 def test_kl_loss_worked_example():
-    fn = solution("kl_loss", "torch")
+    fn = solution("kl-loss", "torch")
     table = {"k1": (-0.25, [0.5, 0.5, 0]), "k2": (0.3125, [0.25, -0.5, 0]), "k3": (0.41241, [0.19673, -0.85914, 0]),
              "k3+": (0.41241, [0.25, -0.5, 0])}
     for kind, (value, grad) in table.items():
@@ -254,46 +254,46 @@ def test_grad_accumulation_worked_example(fw):
 
     mask = np.arange(3) < np.asarray(WORKED_LENGTHS)[..., None]
     loss = np.asarray(WORKED_LOSS)
-    got, g = call("grad_accumulation", fw, [loss, mask], grad=fw == "torch")
+    got, g = call("grad-accumulation", fw, [loss, mask], grad=fw == "torch")
     close(got, [[1.5, 1.5], [0.5, 1.25]], 1e-12)
     assert math.isclose(float(num(got).sum()) / 2, 19 / 8)
     if g is not None:
         close(g, np.where(mask, 0.25, 0.0), 1e-12)
-    got, _ = call("grad_accumulation", fw, [loss, mask], loss_agg_mode="seq-mean-token-mean")
+    got, _ = call("grad-accumulation", fw, [loss, mask], loss_agg_mode="seq-mean-token-mean")
     close(got, [[1.0, 1.5], [0.5, 2.5]], 1e-12)
 
 
 def test_the_twins_examples_hold():
-    cispo = solution("cispo_loss", "torch")
+    cispo = solution("cispo-loss", "torch")
     lp = t([[-0.5]]).requires_grad_(True)
     loss, _ = cispo(lp, t([[-0.6]]), t([[1.0]]), torch.tensor([[True]]))
     loss.backward()
     close(loss, 0.55259, 5e-6)
     close(lp.grad, [[-1.10517]], 5e-6)
-    kl = solution("kl_loss", "torch")
+    kl = solution("kl-loss", "torch")
     lp = t([[-1.0]]).requires_grad_(True)
     loss = kl(lp, t([[-1.5]]), torch.tensor([[True]]), "k3+")
     loss.backward()
     close(loss, 0.10653, 5e-6)
     close(lp.grad, [[0.5]], 1e-12)
-    accum = solution("grad_accumulation", "numpy")
+    accum = solution("grad-accumulation", "numpy")
     close(accum(np.array([[[[1.0, 3.0]], [[5.0, 0.0]]]]), np.array([[[[True, True]], [[True, False]]]])),
           [[1.33333, 1.66667]], 5e-6)
-    gspo = solution("gspo_loss", "numpy")
+    gspo = solution("gspo-loss", "numpy")
     loss, s = gspo(np.array([[-1 + 1e-4, -2 + 3e-4]]), np.array([[-1.0, -2.0]]), np.ones((1, 2)), np.ones((1, 2), bool))
     close(s, [1.00020002], 5e-9)
     close(loss, -1.00020002, 5e-9)
-    rpp = solution("critic_free_advantages", "numpy")
+    rpp = solution("critic-free-advantages", "numpy")
     lp2 = np.array([[-1.0, -2.0], [-0.5, 0.0]])
     close(rpp(np.array([1.0, 0.0]), lp2, lp2, lengths_mask([2, 1], 2)), [[0.57735, 0.57735], [-1.1547, 0]], 5e-6)
-    rc = solution("rollout_correction", "torch")
+    rc = solution("rollout-correction", "torch")
     lp = t([[-0.9]]).requires_grad_(True)
     loss, w = rc(lp, t([[-1.0]]), t([[-1.2]]), t([[1.0]]), torch.tensor([[True]]))
     loss.backward()
     close(w, [[1.2214]], 5e-5)
     close(loss, -1.34986, 5e-6)
     close(lp.grad, [[-1.34986]], 5e-6)
-    dapo = solution("dapo_loss", "numpy")
+    dapo = solution("dapo-loss", "numpy")
     lp3 = np.array([[-1.0, -0.5, 0, 0], [-0.3, -0.2, -0.4, -0.6]])
     loss, adv, lm = dapo(lp3, lp3, np.array([1.0, 1.0]), lengths_mask([2, 4], 4), np.array([False, False]), 2, 4, 2)
     assert loss == 0.0 and (adv == 0).all() and not lm.any()
@@ -319,17 +319,17 @@ def test_numpy_and_torch_answers_agree_with_the_reference_on_random_batches(fw):
         adv = np.round(rng.normal(size=(B, T)), 3)
         for level in ("token", "sequence"):
             for mode in ("truncate", "mask"):
-                (loss, w), _ = call("rollout_correction", fw, [new, old, roll, adv, mask], level=level, mode=mode)
+                (loss, w), _ = call("rollout-correction", fw, [new, old, roll, adv, mask], level=level, mode=mode)
                 rl, rw = corrected_policy_loss(t(new), t(old), t(roll), t(adv), torch.tensor(mask), level, mode)
                 close(loss, rl.item(), 1e-10)
                 close(w, rw, 1e-10)
-        (loss, s), _ = call("gspo_loss", fw, [new, old, adv, mask], clip_low=0.2, clip_high=0.28)
+        (loss, s), _ = call("gspo-loss", fw, [new, old, adv, mask], clip_low=0.2, clip_high=0.28)
         rl, rs = gspo_loss(t(new), t(old), t(adv), torch.tensor(mask), 0.2, 0.28)
         close(loss, rl.item(), 1e-10)
         close(s, rs, 1e-10)
         scores = rng.integers(0, 3, B).astype(float)
         for est in ("dr_grpo", "reinforce_pp", "reinforce_pp_baseline"):
-            got, _ = call("critic_free_advantages", fw, [scores, new, old, mask], 2, est, 0.2)
+            got, _ = call("critic-free-advantages", fw, [scores, new, old, mask], 2, est, 0.2)
             close(got, critic_free_advantages(t(scores), t(new), t(old), torch.tensor(mask), 2, est, 0.2), 1e-10)
 
 

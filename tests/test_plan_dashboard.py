@@ -156,7 +156,7 @@ async def test_practise_ahead_on_a_drill_is_a_preview(tmp_path):
     with open_store(data) as store:
         set_interview_date(store, FIXED_START.date() + timedelta(days=30))
         store.set_setting("new_per_day", 0)
-        for did in ("gae", "value_loss"):
+        for did in ("gae", "value-loss"):
             record_check(store, drill_id=did, framework="numpy", passed=True, mistakes=[],
                          started_at=FIXED_START - timedelta(days=1), finished_at=FIXED_START - timedelta(days=1),
                          elapsed_s=60, target_minutes=10, fuzz=False)

@@ -63,7 +63,7 @@ def test_the_other_framework_or_a_twin_on_a_later_day_masters_the_family(store, 
     check(store, drill_id, START + DAY, fw=fw, code="other")
     for member in ("gae", "fix-gae-direction", "test-gae"):
         assert state(store, member).state == MASTERED, member
-    assert state(store, "policy_loss").state == UNTRIED
+    assert state(store, "policy-loss").state == UNTRIED
 
 
 def test_a_twin_first_then_the_core_drill(store):

@@ -133,7 +133,7 @@ def test_what_if_questions_come_from_every_deck_with_scenario_cards():
 
 
 # the PPO update-loop drills follow-ups are written for; checked as soon as the drills exist
-UPDATE_LOOP_DRILLS = ("ppo_update", "fix-old-logp-in-loop")
+UPDATE_LOOP_DRILLS = ("ppo-update", "fix-old-logp-in-loop")
 
 
 def test_every_core_and_pitfall_drill_has_followups_on_neighbouring_concepts():
@@ -468,7 +468,7 @@ def test_a_followup_is_never_answered_by_the_drill_just_before_it():
     assert drill.ref == "fix-klpen-per-minibatch"
     asked = [q.ref for q in plan.questions if q.drill == drill.ref]
     assert "tr-kl-penalty-variant" not in asked
-    for drill_id in ("kl_penalty", "fix-klpen-per-minibatch"):
+    for drill_id in ("kl-penalty", "fix-klpen-per-minibatch"):
         assert "tr-kl-penalty-variant" in stated_cards(get_drill(drill_id), deckset)
 
 

@@ -22,11 +22,11 @@ def test_drill_status_and_best_time():
         _attempt(store, "gae", False, T0)
         _attempt(store, "gae", True, T0, 400.0)
         _attempt(store, "gae", True, T0, 300.0)
-        _attempt(store, "policy_loss", False, T0)
-        got = drill_statuses(store, ["gae", "policy_loss", "value_loss"])
+        _attempt(store, "policy-loss", False, T0)
+        got = drill_statuses(store, ["gae", "policy-loss", "value-loss"])
     assert (got["gae"].status, got["gae"].attempts, got["gae"].best_s) == (PASSED, 3, 300.0)
-    assert (got["policy_loss"].status, got["policy_loss"].best_s) == (FAILED, None)
-    assert got["value_loss"].status == NEVER
+    assert (got["policy-loss"].status, got["policy-loss"].best_s) == (FAILED, None)
+    assert got["value-loss"].status == NEVER
 
 
 def test_streak_counts_consecutive_days_and_survives_until_the_day_ends():

@@ -81,20 +81,20 @@ def test_drill_times_profile_and_mock_scores(store):
                          passed=False, elapsed_s=720, mistakes=["gae-forward-scan", "gae-missing-gamma"])
     store.record_attempt("gae", framework="numpy", started_at=t + DAY, finished_at=t + DAY,
                          passed=True, elapsed_s=480, mistakes=[])
-    store.record_attempt("policy_loss", framework="torch", started_at=t + 2 * DAY,
+    store.record_attempt("policy-loss", framework="torch", started_at=t + 2 * DAY,
                          finished_at=t + 2 * DAY, passed=False, elapsed_s=200,
                          mistakes=["gae-forward-scan", "gae-forward-scan"])
     store.record_attempt("gae", framework="numpy", started_at=NOW, passed=False, mistakes=["no-such-id"])
     times = {d.drill_id: d for d in drill_times(store)}
-    assert list(times) == ["gae", "policy_loss"]  # drill order; the untimed attempt is left out
+    assert list(times) == ["gae", "policy-loss"]  # drill order; the untimed attempt is left out
     assert times["gae"].target_s == 600 and times["gae"].best_s == 480 and times["gae"].passes == 1
     assert [e for _, e, _ in times["gae"].attempts] == [720, 480]
-    assert times["policy_loss"].best_s is None
+    assert times["policy-loss"].best_s is None
     profile = pitfall_profile(store)
     assert [(p.mistake_id, p.count) for p in profile] == [
         ("gae-forward-scan", 2), ("no-such-id", 1), ("gae-missing-gamma", 1)]  # ties: later first
     top = profile[0]
-    assert top.drills == ("gae", "policy_loss") and top.last_seen == t + 2 * DAY
+    assert top.drills == ("gae", "policy-loss") and top.last_seen == t + 2 * DAY
     assert top.card and top.title != top.mistake_id
     rest = {p.mistake_id: p for p in profile[1:]}
     assert set(rest) == {"gae-missing-gamma", "no-such-id"}

@@ -67,21 +67,21 @@ def test_drill_rating_rule():
 
 def test_drills_are_spaced_and_listed_as_due(store):
     _check(store, T0, passed=True, mistakes=(), drill="gae")           # Good
-    _check(store, T0, passed=False, drill="policy_loss")              # Again
+    _check(store, T0, passed=False, drill="policy-loss")              # Again
     schedule = DrillSchedule(store, clock=lambda: T0, fuzz=False)  # what the dashboard calls
     assert schedule.due(now=T0 + timedelta(hours=1)) == []  # nothing "due" minutes after a try
     next_day = T0 + timedelta(days=1)
-    assert schedule.due(now=next_day) == ["policy_loss"]  # failed: tomorrow
-    assert schedule.due(now=T0 + timedelta(days=2)) == ["policy_loss", "gae"]  # passed: in days
-    assert schedule.due(now=next_day, drill_ids=["gae", "policy_loss", "value_loss"]) == [
-        "policy_loss", "value_loss"]  # never tried drills follow
+    assert schedule.due(now=next_day) == ["policy-loss"]  # failed: tomorrow
+    assert schedule.due(now=T0 + timedelta(days=2)) == ["policy-loss", "gae"]  # passed: in days
+    assert schedule.due(now=next_day, drill_ids=["gae", "policy-loss", "value-loss"]) == [
+        "policy-loss", "value-loss"]  # never tried drills follow
 
 
 def test_drill_passed_late_is_hard_and_due_sooner_than_on_time(store):
     _check(store, T0, passed=True, mistakes=(), drill="gae", elapsed=300)
-    _check(store, T0, passed=True, mistakes=(), drill="value_loss", elapsed=900)  # over 10 min target
+    _check(store, T0, passed=True, mistakes=(), drill="value-loss", elapsed=900)  # over 10 min target
     states = store.drill_states()
-    assert states["value_loss"] < states["gae"]
+    assert states["value-loss"] < states["gae"]
 
 
 def test_drill_states_from_minute_steps_graduate(store):

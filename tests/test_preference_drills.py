@@ -21,29 +21,29 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).parent / "diagnosis"
 
 NEW_DRILLS = {  # id -> (frameworks, target minutes, the primary source the prompt cites)
-    "bt_loss": (("numpy", "torch"), 5, "Ouyang et al. 2022"),
-    "dpo_loss": (("torch",), 10, "Rafailov et al. 2023"),
+    "bt-loss": (("numpy", "torch"), 5, "Ouyang et al. 2022"),
+    "dpo-loss": (("torch",), 10, "Rafailov et al. 2023"),
     "rloo": (("numpy", "torch"), 5, "Ahmadian et al. 2024"),
-    "trajectory_is": (("numpy", "torch"), 10, "Kish 1965"),
-    "kl_penalty": (("torch",), 8, "Schulman et al. 2017"),
+    "trajectory-is": (("numpy", "torch"), 10, "Kish 1965"),
+    "kl-penalty": (("torch",), 8, "Schulman et al. 2017"),
 }
 # Where we could not confirm the equation number in the primary source, the prompt names the source and
 # the estimator without one.
-NO_EQUATION_NUMBER = {"rloo", "trajectory_is"}
+NO_EQUATION_NUMBER = {"rloo", "trajectory-is"}
 FIX_DRILLS = {  # id -> (base drill, planted mistake)
-    "fix-bt-log-sigmoid": ("bt_loss", "bt-log-of-sigmoid"),
-    "fix-dpo-reference-sign": ("dpo_loss", "dpo-reference-sign"),
+    "fix-bt-log-sigmoid": ("bt-loss", "bt-log-of-sigmoid"),
+    "fix-dpo-reference-sign": ("dpo-loss", "dpo-reference-sign"),
     "fix-rloo-baseline": ("rloo", "rloo-baseline-includes-self"),
-    "fix-is-probability-space": ("trajectory_is", "is-probability-space"),
-    "fix-klpen-per-minibatch": ("kl_penalty", "klpen-per-minibatch"),
+    "fix-is-probability-space": ("trajectory-is", "is-probability-space"),
+    "fix-klpen-per-minibatch": ("kl-penalty", "klpen-per-minibatch"),
 }
 REQUIRED_MISTAKES = {
-    "bt_loss": {"bt-chosen-rejected-swapped", "bt-log-of-sigmoid", "bt-margin-wrong-side", "bt-sum-over-pairs"},
-    "dpo_loss": {"dpo-reference-sign", "dpo-beta-outside", "dpo-mean-logps", "dpo-grad-into-reference",
+    "bt-loss": {"bt-chosen-rejected-swapped", "bt-log-of-sigmoid", "bt-margin-wrong-side", "bt-sum-over-pairs"},
+    "dpo-loss": {"dpo-reference-sign", "dpo-beta-outside", "dpo-mean-logps", "dpo-grad-into-reference",
                  "dpo-log-of-sigmoid"},
     "rloo": {"rloo-baseline-includes-self", "rloo-divides-by-k", "rloo-batch-baseline"},
-    "trajectory_is": {"is-probability-space", "is-padding-included", "is-ess-over-n", "is-snis-no-denominator"},
-    "kl_penalty": {"klpen-update-inverted", "klpen-thresholds-swapped", "klpen-per-minibatch"},
+    "trajectory-is": {"is-probability-space", "is-padding-included", "is-ess-over-n", "is-snis-no-denominator"},
+    "kl-penalty": {"klpen-update-inverted", "klpen-thresholds-swapped", "klpen-per-minibatch"},
 }
 POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|crib[- ]sheet|本章|章节|课程|教程",
                                   re.IGNORECASE)
@@ -60,7 +60,7 @@ def _solution(drill_id: str, fw: str):
 def test_new_drills_sit_after_the_existing_core_drills():
     ids = [d.id for d in load_drills()]
     core = [d.id for d in load_drills() if d.kind == "core"]
-    assert core.index("actor_loss") < min(core.index(d) for d in NEW_DRILLS)
+    assert core.index("actor-loss") < min(core.index(d) for d in NEW_DRILLS)
     assert all(ids.index(f) > ids.index(core[-1]) for f in FIX_DRILLS)
 
 
@@ -122,7 +122,7 @@ def _softplus(x):
 
 
 def test_bt_worked_example():
-    d = get_drill("bt_loss")
+    d = get_drill("bt-loss")
     for margin, written in ((0.0, "0.584484"), (0.5, "0.792301")):
         terms = [_softplus(-(c - r - margin)) for c, r in zip(BT_C, BT_R)]
         by_hand = sum(terms) / 3
@@ -132,21 +132,21 @@ def test_bt_worked_example():
         if margin == 0.0:
             for t in terms:
                 assert f"{t:.6f}" in d.prompt
-        np_loss = _solution("bt_loss", "numpy")(np.array(BT_C), np.array(BT_R), margin=margin)
-        th_loss = _solution("bt_loss", "torch")(torch.tensor(BT_C), torch.tensor(BT_R), margin=margin)
+        np_loss = _solution("bt-loss", "numpy")(np.array(BT_C), np.array(BT_R), margin=margin)
+        th_loss = _solution("bt-loss", "torch")(torch.tensor(BT_C), torch.tensor(BT_R), margin=margin)
         assert math.isclose(float(np_loss), by_hand, abs_tol=1e-12)
         assert math.isclose(float(th_loss), by_hand, rel_tol=1e-6)
 
 
 def test_bt_large_gaps_and_gradient():
-    fn = _solution("bt_loss", "torch")
+    fn = _solution("bt-loss", "torch")
     c = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
     r = torch.tensor([800.0, -800.0], dtype=torch.float64, requires_grad=True)
     loss = fn(c, r)
     loss.backward()
     assert float(loss.detach()) == pytest.approx(400.0)
     assert c.grad.tolist() == pytest.approx([-0.5, 0.0])
-    assert float(_solution("bt_loss", "numpy")(np.array([0.0]), np.array([1000.0]))) == pytest.approx(1000.0)
+    assert float(_solution("bt-loss", "numpy")(np.array([0.0]), np.array([1000.0]))) == pytest.approx(1000.0)
 
 
 # ---- diagnosis corpus ---------------------------------------------------------------------------
@@ -194,14 +194,14 @@ def test_corpus_covers_every_mistake_three_times_and_has_right_answers(drill_id)
 def test_dpo_worked_example():
     from checker.specs.dpo_loss import WORKED, WORKED_CHOSEN_MASK, WORKED_REJECTED_MASK
 
-    d = get_drill("dpo_loss")
+    d = get_drill("dpo-loss")
     seq = {k: [sum(x for x, keep in zip(row, mrow) if keep) for row, mrow in
                zip(v, WORKED_CHOSEN_MASK if "chosen" in k else WORKED_REJECTED_MASK)] for k, v in WORKED.items()}
     assert [round(x, 9) for x in seq["policy_chosen_logps"]] == [-3.5, -1.0]
     assert [round(x, 9) for x in seq["ref_chosen_logps"]] == [-3.9, -0.9]
     assert [round(x, 9) for x in seq["policy_rejected_logps"]] == [-3.0, -2.1]
     assert [round(x, 9) for x in seq["ref_rejected_logps"]] == [-2.7, -2.4]
-    fn = _solution("dpo_loss", "torch")
+    fn = _solution("dpo-loss", "torch")
     tensors = {k: torch.tensor(v, dtype=torch.float64) for k, v in WORKED.items()}
     masks = {"chosen_mask": torch.tensor(WORKED_CHOSEN_MASK), "rejected_mask": torch.tensor(WORKED_REJECTED_MASK)}
     for beta, written in ((0.1, "0.686053"), (0.5, "0.665761")):
@@ -221,7 +221,7 @@ def test_dpo_worked_example():
 
 
 def test_dpo_reference_receives_no_gradient_and_large_gaps_stay_finite():
-    fn = _solution("dpo_loss", "torch")
+    fn = _solution("dpo-loss", "torch")
     pc = torch.tensor([[-400.0, -400.0]], dtype=torch.float64, requires_grad=True)
     ref = torch.full((1, 2), -1.0, dtype=torch.float64, requires_grad=True)
     mask = torch.ones(1, 2, dtype=torch.bool)
@@ -255,7 +255,7 @@ def test_rloo_worked_example_and_k_two():
 def test_trajectory_is_worked_example_and_extremes():
     from checker.specs.trajectory_is import WORKED_LOGP, WORKED_MASK, WORKED_OLD, WORKED_RETURNS
 
-    d = get_drill("trajectory_is")
+    d = get_drill("trajectory-is")
     log_w = [sum(a - b for a, b, m in zip(r1, r2, rm) if m) for r1, r2, rm in zip(WORKED_LOGP, WORKED_OLD, WORKED_MASK)]
     assert [round(x, 9) for x in log_w] == [-0.3, 0.0, -0.5]
     w = [math.exp(x) for x in log_w]
@@ -268,11 +268,11 @@ def test_trajectory_is_worked_example_and_extremes():
     for fw in ("numpy", "torch"):
         arr = (lambda x, dt=float: np.array(x, dtype=dt)) if fw == "numpy" else \
               (lambda x, dt=torch.float64: torch.tensor(x, dtype=dt))
-        out = _solution("trajectory_is", fw)(arr(WORKED_LOGP), arr(WORKED_OLD),
+        out = _solution("trajectory-is", fw)(arr(WORKED_LOGP), arr(WORKED_OLD),
                                              arr(WORKED_MASK, bool if fw == "numpy" else torch.bool), arr(WORKED_RETURNS))
         assert np.asarray(out[0]).tolist() == pytest.approx(log_w)
         assert [float(x) for x in out[1:]] == pytest.approx([ess, is_est, snis], rel=1e-12)
-        big = _solution("trajectory_is", fw)(arr([[700.0], [-700.0], [0.0]]), arr([[0.0], [0.0], [0.0]]),
+        big = _solution("trajectory-is", fw)(arr([[700.0], [-700.0], [0.0]]), arr([[0.0], [0.0], [0.0]]),
                                              arr([[True], [True], [True]], bool if fw == "numpy" else torch.bool),
                                              arr([1.0, 2.0, 3.0]))
         assert float(big[1]) == pytest.approx(1.0) and float(big[3]) == pytest.approx(1.0)
@@ -281,8 +281,8 @@ def test_trajectory_is_worked_example_and_extremes():
 def test_kl_penalty_worked_example():
     from checker.specs.kl_penalty import WORKED
 
-    d = get_drill("kl_penalty")
-    fn = _solution("kl_penalty", "torch")
+    d = get_drill("kl-penalty")
+    fn = _solution("kl-penalty", "torch")
     t = {k: torch.tensor(v, dtype=torch.float64) for k, v in WORKED.items()}
     by_hand = []
     for m in range(2):

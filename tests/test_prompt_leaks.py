@@ -35,7 +35,7 @@ WRONG_FORMS: dict[str, tuple[str, ...]] = {
     "gae-done-bootstrap": (), "gae-done-recursion": (), "gae-done-shift": (), "gae-forward-scan": (r"scans? forward",),
     "gae-last-step-stale-bootstrap": (r"V\(s_\{T-1\}\)", r"values\[T\s*-\s*1\]"), "gae-missing-gamma": (),
     "gae-missing-lambda": (), "gae-no-bootstrap": (), "gae-returns-offset": (r"values\[1:\]",),
-    # policy_loss
+    # policy-loss
     "clip-around-zero": (r"clamp\(ratio,\s*-", r"\[-\s*(clip_)?eps,\s*(clip_)?eps\]"), "clip-eps-ignored": (),
     "grad-into-advantages": (), "grad-into-old-logp": (), "policy-advantages-normalised": (r"do not normalise",),
     "policy-clip-advantage": (r"clip\w*\(\s*adv",), "policy-clipped-only": (), "policy-dual-clip": (),
@@ -43,75 +43,75 @@ WRONG_FORMS: dict[str, tuple[str, ...]] = {
     "policy-no-clip": (), "ratio-division": (r"\.exp\(\)\s*/", r"exp\([^)]*\)\s*/\s*exp", r"division of probabilities",
                                               r"dividing probabilities"),
     "ratio-inverted": (r"old_logp\s*-\s*new_logp",), "ratio-wrong-denominator": (), "reduction-sum": (r"not a sum",),
-    # value_loss
+    # value-loss
     "grad-into-old-values": (), "value-abs-error": (r"\babs\(\s*V",), "value-clip-absolute": (r"clip\(\s*V\s*,",),
     "value-clip-around-returns": (r"centred on the returns", r"R\s*\+\s*clip"), "value-clip-ratio-style": (r"not a ratio",),
     "value-min-instead-of-max": (r"\bmin\(\s*\(V",), "value-missing-half": (), "value-no-clip": (),
-    # total_loss
+    # total-loss
     "entropy-sign": (r"\+\s*ent_coef",), "total-coefs-swapped": (), "total-value-sign": (r"-\s*vf_coef",),
-    # actor_loss
+    # actor-loss
     "actor-advantages-normalised": (), "actor-dual-clip": (), "actor-mask-multiplied": MASK_MULTIPLIED,
     "clip-fraction-active-branch": (r"clipped branch is (the )?active",),
     "clip-fraction-one-sided": (r"ratio\s*>\s*1\s*\+\s*(clip_range|eps)\b(?!.*\|)",),
     "kl-minus-ratio-mean": (r"-\s*mean\(\s*ratio",), "kl-wrong-estimator": (r"\bk1\b", r"\bk2\b"), "mask-ignored": (),
     "metrics-include-padding": (), "reduction-swapped": (),
-    # token_logprobs
+    # token-logprobs
     "logprob-detached": (r"\.detach\(\)", r"no_grad"), "logprob-entropy-sign": (r"\+\s*sum_v\s*p_v",),
     "logprob-gather-wrong-dim": (r"gather\(\s*1", r"dim\s*=\s*1\b"), "logprob-mask-multiplied": MASK_MULTIPLIED,
     "logprob-mask-not-shifted": (r"response_mask\[:,\s*:-1\]",), "logprob-naive-softmax": (r"exp\(x\)\s*/",),
     "logprob-no-shift": (r"logits\[:,\s*1:\]",), "logprob-padding-kept": (), "logprob-softmax-then-log": LOG_OF_SOFTMAX,
-    # token_kl
+    # token-kl
     "kl-direction-swapped": (r"ref_log_probs\s*-\s*log_probs",), "kl-k1-for-k3": (), "kl-k2-missing-half": (),
     "kl-k3-inverted-ratio": (r"r\s*=\s*pi\s*/\s*pi_ref",), "kl-mean-per-row": (r"per-row means", r"mean of per-row"),
     "kl-mean-unmasked": (), "kl-padding-kept": (),
-    # kl_reward
+    # kl-reward
     "reward-kl-not-k1": (), "reward-kl-sign": (), "reward-padding-kept": (), "reward-score-every-token": (),
     "reward-score-first-padding": (r"seq_len\s*\+\s*1", r"first padding"),
     "reward-score-last-column": (r"\[:,\s*-1\]", r"last column"), "reward-score-replaces-kl": (r"do not assign",),
-    # token_gae
+    # token-gae
     "tgae-bootstrap-padding": (r"values\[:,\s*n_b\]", r"padded `?values"), "tgae-forward-scan": (),
     "tgae-lam-ignored": (), "tgae-mask-multiplied": MASK_MULTIPLIED, "tgae-padding-nonzero": (),
     "tgae-recursion-through-padding": (r"scans through the padding",),
-    # masked_whiten
+    # masked-whiten
     "whiten-no-eps": (r"/\s*sqrt\(var\)",), "whiten-padding-nonzero": (r"\(pad - mean\)",),
     "whiten-per-row": (r"not per row",), "whiten-shift-mean-ignored": (),
     "whiten-stats-over-padding": (r"advantages\.mean\(\)",), "whiten-unbiased-variance": (r"bessel", r"N\s*-\s*1",
                                                                                            r"unbiased"),
-    # grpo_advantages
+    # grpo-advantages
     "grpo-batch-stats": (r"over the whole batch",), "grpo-no-eps": (), "grpo-padding-not-zeroed": (),
     "grpo-population-std": (r"population std", r"ddof", r"np\.std", r"1\.7321"),
     "grpo-sample-major": (r"sample-major", r"reshape\(G,\s*P\)"), "grpo-singleton-raw-score": (r"raw score",),
     "grpo-std-in-dr-variant": (),
-    # loss_aggregation
+    # loss-aggregation
     "agg-nan-leak": MASK_MULTIPLIED, "agg-padding-in-count": (), "agg-seq-sum-as-seq-mean": (),
     "agg-sum-norm-no-batch-mean": (r"sum_b S_b / norm_const", r"without the mean", r"1\.75"),
     "agg-token-mean-per-row": (),
-    # policy_loss_full
+    # policy-loss-full
     "clip-fraction-outside-band": (r"\|r\s*-\s*1\|\s*>\s*eps", r"outside the band", r"0\.83333"),
     "policy-clip-bounds-swapped": (), "policy-dual-clip-as-min": (r"min\(\s*objective,\s*c",),
     "policy-dual-clip-positive": (), "policy-kl-k1": (r"\bk1\b", r"-0\.17235"), "policy-padding-nan": MASK_MULTIPLIED,
     "policy-stats-over-padding": (),
-    # explained_variance
+    # explained-variance
     "ev-r2-not-ev": (r"mean squared error", r"\bR\^?2\b", r"0\.65\b"), "ev-ratio-inverted": (),
     "ev-unmasked": (r"\.flatten\(\)",), "ev-var-values": (r"Var\[V\]", r"0\.228571"),
     "ev-zero-variance-eps": (r"\+\s*1e-5", r"an epsilon"),
-    # bt_loss
+    # bt-loss
     "bt-chosen-rejected-swapped": (), "bt-log-of-sigmoid": LOG_OF_SOFTMAX, "bt-margin-wrong-side": (r"margin is added",),
     "bt-sum-over-pairs": (r"not a sum",),
-    # dpo_loss
+    # dpo-loss
     "dpo-beta-outside": (r"-\s*beta\s*\*\s*log", r"not the loss"), "dpo-grad-into-reference": (),
     "dpo-log-of-sigmoid": LOG_OF_SOFTMAX, "dpo-mean-logps": (r"not their mean",), "dpo-padding-summed": (),
     "dpo-reference-sign": (r"\+\s*\(ref_c\s*-\s*ref_r\)",), "dpo-rewards-without-beta": (),
     # rloo
     "rloo-baseline-includes-self": (r"sample included",), "rloo-batch-baseline": (r"whole batch",),
     "rloo-divides-by-k": (r"not K\b",), "rloo-normalised-by-std": (r"standard deviation",),
-    # trajectory_is
+    # trajectory-is
     "is-ess-over-n": (r"fraction of N",), "is-ess-probability-space": (r"exp\(log_w\)\s*\*\*\s*2",),
     "is-padding-included": (), "is-probability-space": (r"prod\w*\(p\)\s*/",), "is-snis-no-denominator": (),
-    # kl_penalty
+    # kl-penalty
     "klpen-new-beta-in-loss": (), "klpen-penalty-sign": (r"subtracted in the objective",),
     "klpen-per-minibatch": (r"not per minibatch",), "klpen-thresholds-swapped": (), "klpen-update-inverted": (),
-    # ppo_update
+    # ppo-update
     "loop-clipfrac-active-branch": (r"clipped branch is active",), "loop-grad-clip-per-tensor": (r"per tensor",),
     "loop-grad-not-zeroed": (), "loop-kl-k1": (r"\bk1\b",), "loop-no-early-stop": (), "loop-no-grad-clip": (),
     "loop-old-values-in-loop": (), "loop-order-ignored": (),
@@ -124,42 +124,42 @@ WRONG_FORMS: dict[str, tuple[str, ...]] = {
     "mask-multiplied": MASK_MULTIPLIED, "log-of-probability": LOG_OF_SOFTMAX, "std-bessel-correction": (r"bessel",),
     "grad-into-reference": (), "grad-into-returns": (), "mc-return-for-lambda-return": (), "padding-not-zeroed": (),
     "strict-comparison": (), "whiten-mean-handling": (),
-    # explained_variance, ppo_update
+    # explained-variance, ppo-update
     "ev-one-pass-variance": (r"E\[x\^?2\]\s*-\s*E\[x\]", r"one[- ]pass"), "loop-stats-after-step": (),
-    # rollout_correction
+    # rollout-correction
     "mis-grad-into-old-logp": (), "mis-mask-bounds-excluded": (r"bounds? excluded", r"strictly (inside|between)"),
     "mis-mask-multiplied": MASK_MULTIPLIED, "mis-rejected-in-denominator": (r"still counted", r"both the sum and the count"),
     "mis-sequence-geometric-mean": (r"geometric",), "mis-truncate-two-sided": (r"two-sided", r"above only", r"floored"),
     "mis-weight-from-current-policy": (r"exp\(\s*log_prob\s*-\s*rollout_log_prob", r"from the current policy"),
     "mis-weight-inverted": (r"pi_rollout\s*/\s*pi_old", r"rollout_log_prob\s*-\s*old_log_prob"),
-    # gspo_loss
+    # gspo-loss
     "gspo-mask-multiplied": MASK_MULTIPLIED, "gspo-mean-over-padding": (r"counted with the padding",),
     "gspo-no-length-norm": (r"product of (the )?token ratios",), "gspo-ratio-not-detached": (r"without (the )?stop-gradient",),
     "gspo-sequence-ratio-gradient": (r"plain s_i",), "gspo-token-mean-aggregation": (r"one mean over all tokens",),
     "gspo-token-ratios": (r"per-token (importance )?ratios",),
-    # dapo_loss
+    # dapo-loss
     "dapo-clip-band-mixed-up": (r"1\s*-\s*clip_high", r"1\s*\+\s*clip_low"),
     "dapo-filter-on-rewards": (r"\*\*scores\*\*", r"raw scores", r"shaped rewards", r"filter looks at"),
     "dapo-mask-multiplied": MASK_MULTIPLIED, "dapo-no-dynamic-filter": (), "dapo-penalty-not-clamped": (r"pays short",),
     "dapo-penalty-sign": (r"as a bonus",), "dapo-population-std": (r"population std", r"ddof"),
     "dapo-sample-level-loss": (r"sample-level", r"per response, then"), "dapo-truncated-kept": (),
-    # critic_free_advantages
+    # critic-free-advantages
     "dr-grpo-std-division": (r"drops the division", r"no division by"), "rpp-baseline-not-whitened": (),
     "rpp-forward-cumsum": (r"from the start",), "rpp-kl-sign": (r"as a bonus",),
     "rpp-local-normalisation": (r"instead of per group", r"not per group", r"per response or group"),
     "rpp-mask-multiplied": MASK_MULTIPLIED, "rpp-no-return": (r"without its return",),
     "rpp-population-variance": (r"population variance", r"ddof"), "rpp-score-every-token": (r"score on every token",),
     "rpp-stats-over-padding": (),
-    # cispo_loss
+    # cispo-loss
     "cispo-mask-multiplied": MASK_MULTIPLIED, "cispo-padding-counted": (), "cispo-per-response-mean": (r"per response, then",),
     "cispo-ppo-clip": (r"where PPO clips", r"drops? out"), "cispo-symmetric-floor": (), "cispo-weight-not-detached": (),
     "cispo-weight-unclipped": (),
-    # kl_loss
+    # kl-loss
     "kl-k1-sign": (r"ref_log_prob\s*-\s*log_prob",), "kl-k3-ratio-inverted": (r"pi_theta\s*/\s*pi_ref",),
     "kl-mask-multiplied": MASK_MULTIPLIED, "kl-no-gradient": (r"no_grad", r"\.detach\(\)"),
     "kl-straight-through-k3-gradient": (), "kl-straight-through-reversed": (r"value of `?k2", r"gradient of `?k3\b"),
     "klloss-k2-missing-half": (),
-    # grad_accumulation
+    # grad-accumulation
     "accum-local-count": (r"its own (token )?count", r"not its own"), "accum-mask-multiplied": MASK_MULTIPLIED,
     "accum-mean-of-means": (r"its own (token )?count", r"mean of (the )?micro-batch means"),
     "accum-missing-steps-division": (), "accum-no-dp-scale": (r"undoes? the average",), "accum-padding-counted": (),
@@ -300,50 +300,50 @@ def _examples(drill_id: str) -> list[tuple[str, dict]]:
     if drill_id in ("gae", "fix-gae-direction", "fix-gae-done-mask", "fix-value-bootstrap"):
         base = dict(rewards=_np([1, 2, 3, 4]), values=_np([0.5, 0.4, 0.3, 0.2, 0.7]), gamma=0.9, lam=0.8)
         return [("numpy", dict(base, dones=_np([0, 0, 0, 0]))), ("numpy", dict(base, dones=_np([0, 1, 0, 0])))]
-    if drill_id == "policy_loss":
+    if drill_id == "policy-loss":
         ratio = [1.5, 1.5, 0.5, 0.5, 5.0, 1.0]
         return [("numpy", dict(new_logp=np.log(ratio), old_logp=np.zeros(6), advantages=_np([1, -1, 1, -1, -1, 2]),
                                clip_eps=0.2, shown=ratio))]
-    if drill_id == "value_loss":
+    if drill_id == "value-loss":
         return [("numpy", dict(values=_np([1, 1]), old_values=_np([0, 0]), returns=_np([2, 0.5]), clip_eps=0.2))]
-    if drill_id == "total_loss":
+    if drill_id == "total-loss":
         return [("numpy", dict(new_logp=np.log([1.5, 0.5]), old_logp=np.zeros(2), advantages=_np([1, -1]),
                                values=_np([1, 1]), old_values=_np([0, 0]), returns=_np([2, 0.5]),
                                entropy=_np([0.5, 1.5])))]
-    if drill_id == "actor_loss":
+    if drill_id == "actor-loss":
         two = dict(log_probs_new=torch.zeros(2, 2, dtype=torch.float64), log_probs_old=torch.zeros(2, 2, dtype=torch.float64),
                    advantages=_t([[1, 1], [3, 0]]), response_mask=torch.tensor([[True, True], [True, False]]))
         one = [(2.0, 1.0), (0.5, -1.0)]
         return [("torch", dict(log_probs_new=_t([[math.log(r)]]), log_probs_old=_t([[0.0]]), advantages=_t([[a]])))
                 for r, a in one] + [("torch", dict(two, reduction=red)) for red in ("token_mean", "sequence_mean")]
-    if drill_id in ("token_logprobs", "fix-logprob-shift"):
+    if drill_id in ("token-logprobs", "fix-logprob-shift"):
         return [("numpy", dict(logits=_np(token_logprobs.WORKED_LOGITS), input_ids=_np(token_logprobs.WORKED_IDS, int),
                                response_mask=_np(token_logprobs.WORKED_MASK, bool)))]
-    if drill_id in ("token_kl", "fix-kl-direction"):
+    if drill_id in ("token-kl", "fix-kl-direction"):
         arrays = dict(log_probs=_np(token_kl.WORKED_LOGP), ref_log_probs=_np(token_kl.WORKED_REF),
                       response_mask=_np(token_kl.WORKED_MASK, bool))
         return [("numpy", dict(arrays, estimator=k)) for k in ("k1", "k2", "k3")]
-    if drill_id in ("kl_reward", "fix-reward-last-token"):
+    if drill_id in ("kl-reward", "fix-reward-last-token"):
         return [("numpy", dict(log_probs=_np(kl_reward.WORKED_LOGP), ref_log_probs=_np(kl_reward.WORKED_REF),
                                scores=_np(kl_reward.WORKED_SCORES), response_mask=_prefix(kl_reward.WORKED_LENGTHS, 4, "numpy"),
                                kl_coef=0.1))]
-    if drill_id in ("token_gae", "fix-token-gae-bootstrap"):
+    if drill_id in ("token-gae", "fix-token-gae-bootstrap"):
         return [("numpy", dict(rewards=_np(token_gae.WORKED_REWARDS), values=_np(token_gae.WORKED_VALUES),
                                response_mask=_prefix(token_gae.WORKED_LENGTHS, 3, "numpy"), gamma=1.0, lam=0.95))]
-    if drill_id in ("masked_whiten", "fix-whiten-eps", "fix-advantage-normalisation"):
+    if drill_id in ("masked-whiten", "fix-whiten-eps", "fix-advantage-normalisation"):
         arrays = dict(advantages=_np(masked_whiten.WORKED_ADV), response_mask=_prefix(masked_whiten.WORKED_LENGTHS, 3, "numpy"))
         return [("numpy", dict(arrays, shift_mean=s)) for s in (True, False)]
-    if drill_id in ("grpo_advantages", "fix-grpo-reshape"):
+    if drill_id in ("grpo-advantages", "fix-grpo-reshape"):
         worked = dict(scores=_np([1, 0, 0, 0, 1, 1, 0, 0]), response_mask=_prefix([3, 1, 2, 3, 1, 3, 2, 1], 3, "numpy"))
         small = dict(scores=_np([1, 2, 3, 5]), response_mask=_prefix([1, 1, 1, 1], 1, "numpy"))
         return [("numpy", dict(worked, group_size=4, norm_by_std=n)) for n in (True, False)] + \
             [("numpy", dict(small, group_size=2, norm_by_std=n)) for n in (True, False)]
-    if drill_id in ("loss_aggregation", "fix-agg-seq-mean-token-sum"):
+    if drill_id in ("loss-aggregation", "fix-agg-seq-mean-token-sum"):
         mats = ([[1, 1, 1, 1], [3, nan, inf, -inf]], [[1, 1, 1, 1], [3, 0, 0, 0]])
         return [("numpy", dict(loss_mat=_np(m), loss_mask=_prefix([4, 1], 4, "numpy"), loss_agg_mode=mode))
                 for m in mats for mode in ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum",
                                            "seq-mean-token-sum-norm")]
-    if drill_id in ("policy_loss_full", "fix-dual-clip-side"):
+    if drill_id in ("policy-loss-full", "fix-dual-clip-side"):
         ratio = [1.5, 1.5, 0.5, 0.5, 5.0, 1.0]
         new = _t([[*np.log(ratio), nan, -inf]])
         arrays = dict(log_prob=new, old_log_prob=_t([[0.0] * 6 + [0.0, -inf]]),
@@ -353,29 +353,29 @@ def _examples(drill_id: str) -> list[tuple[str, dict]]:
                    response_mask=torch.tensor([[True]]))
         return [("torch", arrays), ("torch", dict(arrays, dual_clip=3.0)), ("torch", dict(arrays, clip_high=0.28)),
                 ("torch", one), ("torch", dict(one, dual_clip=3.0))]
-    if drill_id in ("explained_variance", "fix-ev-denominator"):
+    if drill_id in ("explained-variance", "fix-ev-denominator"):
         worked = dict(values=_np([[0.5, 1.0, 2.5], [1.5, nan, inf]]), returns=_np([[1.0, 0.0, 3.0], [2.0, -inf, 7.0]]),
                       mask=_np([[True, True, True], [True, False, False]], bool))
         flat = dict(values=_np([[0.5, 0.5, 0.5, 0.5]]), returns=_np([[1.0, 0.0, 3.0, 2.0]]))
         return [("numpy", worked), ("numpy", flat)]
-    if drill_id in ("bt_loss", "fix-bt-log-sigmoid"):
+    if drill_id in ("bt-loss", "fix-bt-log-sigmoid"):
         arrays = dict(r_chosen=_np(bt_loss.WORKED_CHOSEN), r_rejected=_np(bt_loss.WORKED_REJECTED))
         return [("numpy", dict(arrays, margin=m)) for m in (0.0, 0.5)]
-    if drill_id in ("dpo_loss", "fix-dpo-reference-sign"):
+    if drill_id in ("dpo-loss", "fix-dpo-reference-sign"):
         arrays = {k: _t(v) for k, v in dpo_loss.WORKED.items()}
         arrays.update(chosen_mask=torch.tensor(dpo_loss.WORKED_CHOSEN_MASK),
                       rejected_mask=torch.tensor(dpo_loss.WORKED_REJECTED_MASK))
         return [("torch", dict(arrays, beta=b)) for b in (0.1, 0.5)]
     if drill_id in ("rloo", "fix-rloo-baseline"):
         return [("numpy", dict(rewards=_np(rloo.WORKED))), ("numpy", dict(rewards=_np([[1.0, 3.0]])))]
-    if drill_id in ("trajectory_is", "fix-is-probability-space"):
+    if drill_id in ("trajectory-is", "fix-is-probability-space"):
         return [("numpy", dict(logp=_np(trajectory_is.WORKED_LOGP), old_logp=_np(trajectory_is.WORKED_OLD),
                                mask=_np(trajectory_is.WORKED_MASK, bool), returns=_np(trajectory_is.WORKED_RETURNS)))]
-    if drill_id in ("kl_penalty", "fix-klpen-per-minibatch"):
+    if drill_id in ("kl-penalty", "fix-klpen-per-minibatch"):
         arrays = {k: _t(v) for k, v in kl_penalty.WORKED.items()}
         low = dict(arrays, kl=_t([[0.002, 0.004], [0.001, 0.005]]), beta=2.0)
         return [("torch", arrays), ("torch", low)]
-    if drill_id in ("ppo_update", "fix-old-logp-in-loop"):
+    if drill_id in ("ppo-update", "fix-old-logp-in-loop"):
         from checker.specs.ppo_update import WORKED, WORKED_TARGET
 
         arrays = {k: _np(v, int if k in ("actions", "minibatches") else float) for k, v in WORKED.items()}
@@ -384,7 +384,7 @@ def _examples(drill_id: str) -> list[tuple[str, dict]]:
 
 
 def _call(source: str, drill, fw: str, kwargs: dict):
-    if drill.id in ("ppo_update",):
+    if drill.id in ("ppo-update",):
         from checker.reference.update_loop import NUMPY_PROBLEM
 
         kwargs = dict(kwargs, problem=NUMPY_PROBLEM)
@@ -486,7 +486,7 @@ def test_the_number_check_finds_a_wrong_answers_number():
     """The check itself can fail: a prompt that printed what ev-var-values gives is caught."""
     import dataclasses
 
-    drill = dataclasses.replace(get_drill("explained_variance"), prompt="with Var[V] it is 0.228571", prompt_zh="")
+    drill = dataclasses.replace(get_drill("explained-variance"), prompt="with Var[V] it is 0.228571", prompt_zh="")
     found = answer_key_numbers(drill)
     assert any("0.228571" in f and "ev-var-values" in f for f in found), found
 

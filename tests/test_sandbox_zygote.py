@@ -160,8 +160,8 @@ def _secrets() -> tuple[list[bytes], list[bytes]]:
     from tests.warm_checker import CHECKER
 
     lines, results = [], []
-    for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy"),
-                                ("value_loss", "numpy")):
+    for drill_id, framework in (("gae", "numpy"), ("policy-loss", "torch"), ("masked-whiten", "numpy"),
+                                ("value-loss", "numpy")):
         d = get_drill(drill_id)
         public = d.starter(framework) + d.prompt + "".join(d.hints)
         for line in d.solution(framework).splitlines():
@@ -190,7 +190,7 @@ def test_no_model_answer_or_expected_result_is_in_the_memory_of_the_zygote_or_a_
     lines, results = _secrets()
     assert len(lines) >= 8 and len(results) >= 12
     checker = Checker()
-    for drill_id, framework in (("gae", "numpy"), ("policy_loss", "torch"), ("masked_whiten", "numpy")):
+    for drill_id, framework in (("gae", "numpy"), ("policy-loss", "torch"), ("masked-whiten", "numpy")):
         checker.check(get_drill(drill_id).solution(framework), drill_id, framework)
     checker.keep_warm()
     try:

@@ -21,24 +21,24 @@ CORE = [d.id for d in load_drills() if d.kind == "core"]
 
 #: Who inherits what. A drill that gains or loses the roles of a misconception must say so here.
 INHERITED = {
-    "grad-into-old-logp": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty",
-                           "rollout_correction", "dapo_loss"},
-    "grad-into-advantages": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty",
-                             "rollout_correction", "gspo_loss", "cispo_loss"},
-    "grad-into-old-values": {"value_loss", "total_loss"},
-    "grad-into-returns": {"value_loss", "total_loss"},
-    "grad-into-reference": {"dpo_loss", "kl_loss"},
-    "ratio-inverted": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty", "trajectory_is"},
-    "ratio-division": {"policy_loss", "total_loss", "actor_loss", "policy_loss_full", "kl_penalty"},
-    "mask-multiplied": {"actor_loss", "policy_loss_full", "token_logprobs", "token_kl", "kl_reward", "token_gae",
-                        "masked_whiten", "loss_aggregation", "explained_variance", "rollout_correction", "gspo_loss",
-                        "dapo_loss", "critic_free_advantages", "cispo_loss", "kl_loss", "grad_accumulation"},
-    "padding-not-zeroed": {"token_logprobs", "token_kl", "kl_reward", "token_gae", "masked_whiten"},
-    "log-of-probability": {"bt_loss", "dpo_loss", "token_logprobs"},
-    "std-bessel-correction": {"masked_whiten", "grpo_advantages", "explained_variance", "ppo_update"},
-    "strict-comparison": {"actor_loss", "policy_loss_full", "kl_penalty", "dpo_loss", "ppo_update"},
-    "mc-return-for-lambda-return": {"gae", "token_gae"},
-    "whiten-mean-handling": {"masked_whiten", "ppo_update"},
+    "grad-into-old-logp": {"policy-loss", "total-loss", "actor-loss", "policy-loss-full", "kl-penalty",
+                           "rollout-correction", "dapo-loss"},
+    "grad-into-advantages": {"policy-loss", "total-loss", "actor-loss", "policy-loss-full", "kl-penalty",
+                             "rollout-correction", "gspo-loss", "cispo-loss"},
+    "grad-into-old-values": {"value-loss", "total-loss"},
+    "grad-into-returns": {"value-loss", "total-loss"},
+    "grad-into-reference": {"dpo-loss", "kl-loss"},
+    "ratio-inverted": {"policy-loss", "total-loss", "actor-loss", "policy-loss-full", "kl-penalty", "trajectory-is"},
+    "ratio-division": {"policy-loss", "total-loss", "actor-loss", "policy-loss-full", "kl-penalty"},
+    "mask-multiplied": {"actor-loss", "policy-loss-full", "token-logprobs", "token-kl", "kl-reward", "token-gae",
+                        "masked-whiten", "loss-aggregation", "explained-variance", "rollout-correction", "gspo-loss",
+                        "dapo-loss", "critic-free-advantages", "cispo-loss", "kl-loss", "grad-accumulation"},
+    "padding-not-zeroed": {"token-logprobs", "token-kl", "kl-reward", "token-gae", "masked-whiten"},
+    "log-of-probability": {"bt-loss", "dpo-loss", "token-logprobs"},
+    "std-bessel-correction": {"masked-whiten", "grpo-advantages", "explained-variance", "ppo-update"},
+    "strict-comparison": {"actor-loss", "policy-loss-full", "kl-penalty", "dpo-loss", "ppo-update"},
+    "mc-return-for-lambda-return": {"gae", "token-gae"},
+    "whiten-mean-handling": {"masked-whiten", "ppo-update"},
 }
 
 
@@ -122,16 +122,16 @@ def test_each_shared_misconception_is_named_in_every_drill_that_inherits_it(mid,
 
 
 def test_explanations_speak_of_the_drills_own_inputs():
-    roles = spec_for("actor_loss").roles
+    roles = spec_for("actor-loss").roles
     text = misconceptions.explanation(shared_misconceptions()["grad-into-old-logp"].explanation, roles)
     assert "log_probs_old" in text and "{" not in text
 
 
 def test_a_planted_edit_keeps_every_other_line():
     """So the catalogue can merge it with the drill's own mistakes, line by line."""
-    d = get_drill("kl_penalty")
+    d = get_drill("kl-penalty")
     solution = d.solution("torch").splitlines()
-    for p in planted("kl_penalty", "torch"):
+    for p in planted("kl-penalty", "torch"):
         if p.misconception != "strict-comparison":
             continue
         lines = p.source.splitlines()

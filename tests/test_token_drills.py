@@ -20,23 +20,23 @@ from drills import get_drill, load_drills
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = {  # id -> (signature start, target minutes)
-    "token_logprobs": ("token_logprobs(logits, input_ids, response_mask)", 8),
-    "token_kl": ('token_kl(log_probs, ref_log_probs, response_mask, estimator="k3")', 7),
-    "kl_reward": ("kl_shaped_rewards(log_probs, ref_log_probs, scores, response_mask, kl_coef=0.1)", 7),
-    "token_gae": ("token_gae(rewards, values, response_mask, gamma=1.0, lam=0.95)", 10),
-    "masked_whiten": ("masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8)", 6),
+    "token-logprobs": ("token_logprobs(logits, input_ids, response_mask)", 8),
+    "token-kl": ('token_kl(log_probs, ref_log_probs, response_mask, estimator="k3")', 7),
+    "kl-reward": ("kl_shaped_rewards(log_probs, ref_log_probs, scores, response_mask, kl_coef=0.1)", 7),
+    "token-gae": ("token_gae(rewards, values, response_mask, gamma=1.0, lam=0.95)", 10),
+    "masked-whiten": ("masked_whiten(advantages, response_mask, shift_mean=True, eps=1e-8)", 6),
 }
 PITFALLS = {  # id -> (base drill, planted mistake)
-    "fix-logprob-shift": ("token_logprobs", "logprob-no-shift"),
-    "fix-kl-direction": ("token_kl", "kl-direction-swapped"),
-    "fix-reward-last-token": ("kl_reward", "reward-score-last-column"),
-    "fix-token-gae-bootstrap": ("token_gae", "tgae-bootstrap-padding"),
-    "fix-whiten-eps": ("masked_whiten", "whiten-no-eps"),
-    "fix-advantage-normalisation": ("masked_whiten", "whiten-stats-over-padding"),
-    "fix-value-detach": ("value_loss", "grad-into-old-values"),
+    "fix-logprob-shift": ("token-logprobs", "logprob-no-shift"),
+    "fix-kl-direction": ("token-kl", "kl-direction-swapped"),
+    "fix-reward-last-token": ("kl-reward", "reward-score-last-column"),
+    "fix-token-gae-bootstrap": ("token-gae", "tgae-bootstrap-padding"),
+    "fix-whiten-eps": ("masked-whiten", "whiten-no-eps"),
+    "fix-advantage-normalisation": ("masked-whiten", "whiten-stats-over-padding"),
+    "fix-value-detach": ("value-loss", "grad-into-old-values"),
 }
-NUMPY_TOO = {"token_logprobs", "token_kl", "kl_reward", "token_gae", "masked_whiten"}
-CRIB_SHEET = ["gae", "policy_loss", "value_loss", "total_loss", "actor_loss"]
+NUMPY_TOO = {"token-logprobs", "token-kl", "kl-reward", "token-gae", "masked-whiten"}
+CRIB_SHEET = ["gae", "policy-loss", "value-loss", "total-loss", "actor-loss"]
 FORBIDDEN = re.compile(r"\b(seed|chapter|lesson)\b|本章|章节", re.I)
 DECK = ROOT / "cards" / "decks" / "token-level.yaml"
 
@@ -113,7 +113,7 @@ def test_advantage_normalisation_has_its_fix_the_bug_drill():
 def test_track_order_puts_the_token_drills_after_the_crib_sheet():
     core = [d.id for d in load_drills() if d.kind == "core"]
     assert core[:5] == CRIB_SHEET
-    assert all(core.index(d) > core.index("actor_loss") for d in CORE)
+    assert all(core.index(d) > core.index("actor-loss") for d in CORE)
     assert [d for d in core if d in CORE] == list(CORE)
     pitfalls = [d.id for d in load_drills() if d.kind == "pitfall"]
     assert all(pitfalls.index(p) > pitfalls.index("fix-entropy-sign") for p in PITFALLS)
@@ -133,7 +133,7 @@ def test_mock_questions_follow_a_token_drill_with_its_cards():
     for seed in range(200):
         plan = plan_mock(seed, 45)
         for item in plan.items:
-            if item.kind == "question" and item.drill == "token_kl":
+            if item.kind == "question" and item.drill == "token-kl":
                 return
     pytest.fail("no mock plan asks a follow-up question after the KL drill")
 
@@ -169,14 +169,14 @@ def _in_prompts(drill_id: str, values) -> None:
 def test_token_logprobs_worked_example():
     from checker.specs.token_logprobs import WORKED_IDS, WORKED_LOGITS, WORKED_MASK
 
-    lp, h = solution("token_logprobs")(t64(WORKED_LOGITS), torch.tensor(WORKED_IDS), torch.tensor(WORKED_MASK))
+    lp, h = solution("token-logprobs")(t64(WORKED_LOGITS), torch.tensor(WORKED_IDS), torch.tensor(WORKED_MASK))
     assert lp.shape == h.shape == (2, 3)
     np.testing.assert_allclose(lp[0, 0].item(), 1 - np.log(np.e + 2), rtol=1e-12)
     np.testing.assert_allclose(lp.numpy(), [[-0.5514, -0.2395, 0.0], [-1.5514, 0.0, 0.0]], atol=5e-5)
     np.testing.assert_allclose(h.numpy(), [[0.9753, 0.6656, 0.0], [0.9753, 0.0, 0.0]], atol=5e-5)
-    _in_prompts("token_logprobs", lp.numpy())
-    _in_prompts("token_logprobs", h.numpy())
-    drill, namespace = get_drill("token_logprobs"), {}
+    _in_prompts("token-logprobs", lp.numpy())
+    _in_prompts("token-logprobs", h.numpy())
+    drill, namespace = get_drill("token-logprobs"), {}
     exec(compile(drill.solution("numpy"), str(drill.solution_path("numpy")), "exec"), namespace)  # noqa: S102
     np_lp, np_h = namespace["token_logprobs"](np.array(WORKED_LOGITS), np.array(WORKED_IDS), np.array(WORKED_MASK))
     np.testing.assert_allclose(np_lp, lp.numpy(), rtol=1e-12)
@@ -186,15 +186,15 @@ def test_token_logprobs_worked_example():
 def test_token_kl_worked_example():
     from checker.specs.token_kl import WORKED_LOGP, WORKED_MASK, WORKED_REF
 
-    fn = solution("token_kl")
+    fn = solution("token-kl")
     want = {"k1": ([[0.5, -1.0, 0.0], [0.5, 0.0, 0.0]], 0.0), "k2": ([[0.125, 0.5, 0.0], [0.125, 0.0, 0.0]], 0.1875),
             "k3": ([[0.1065, 0.7183, 0.0], [0.1065, 0.0, 0.0]], 0.2328)}
     for k, (kl_want, mean_want) in want.items():
         kl, mean = fn(t64(WORKED_LOGP), t64(WORKED_REF), torch.tensor(WORKED_MASK), estimator=k)
         np.testing.assert_allclose(kl.numpy(), kl_want, atol=5e-5)
         np.testing.assert_allclose(mean.item(), mean_want, atol=5e-5)
-        _in_prompts("token_kl", kl.numpy())
-        _in_prompts("token_kl", [mean.item()])
+        _in_prompts("token-kl", kl.numpy())
+        _in_prompts("token-kl", [mean.item()])
     default, _ = fn(t64(WORKED_LOGP), t64(WORKED_REF), torch.tensor(WORKED_MASK))
     np.testing.assert_allclose(default.numpy(), want["k3"][0], atol=5e-5)
 
@@ -202,33 +202,33 @@ def test_token_kl_worked_example():
 def test_kl_reward_worked_example():
     from checker.specs.kl_reward import WORKED_LENGTHS, WORKED_LOGP, WORKED_REF, WORKED_SCORES
 
-    out = solution("kl_reward")(t64(WORKED_LOGP), t64(WORKED_REF), t64(WORKED_SCORES), prefix(WORKED_LENGTHS, 4), 0.1)
+    out = solution("kl-reward")(t64(WORKED_LOGP), t64(WORKED_REF), t64(WORKED_SCORES), prefix(WORKED_LENGTHS, 4), 0.1)
     np.testing.assert_allclose(out.numpy(), [[-0.05, 0.0, 0.1, 1.0], [-0.05, -0.48, 0.0, 0.0], [2.1, 0.0, 0.0, 0.0]],
                                atol=1e-12)
-    _in_prompts("kl_reward", out.numpy())
+    _in_prompts("kl-reward", out.numpy())
 
 
 def test_token_gae_worked_example():
     from checker.specs.token_gae import WORKED_LENGTHS, WORKED_REWARDS, WORKED_VALUES
 
-    adv, ret = solution("token_gae")(t64(WORKED_REWARDS), t64(WORKED_VALUES), prefix(WORKED_LENGTHS, 3), 1.0, 0.95)
+    adv, ret = solution("token-gae")(t64(WORKED_REWARDS), t64(WORKED_VALUES), prefix(WORKED_LENGTHS, 3), 1.0, 0.95)
     np.testing.assert_allclose(adv.numpy(), [[0.4705, 0.39, 0.2], [-0.645, -1.1, 0.0]], atol=1e-12)
     np.testing.assert_allclose(ret.numpy(), [[0.9705, 0.99, 1.0], [-0.445, -1.0, 0.0]], atol=1e-12)
-    _in_prompts("token_gae", adv.numpy())
-    _in_prompts("token_gae", ret.numpy())
+    _in_prompts("token-gae", adv.numpy())
+    _in_prompts("token-gae", ret.numpy())
 
 
 def test_masked_whiten_worked_example():
     from checker.specs.masked_whiten import WORKED_ADV, WORKED_LENGTHS
 
-    fn = solution("masked_whiten")
+    fn = solution("masked-whiten")
     on = fn(t64(WORKED_ADV), prefix(WORKED_LENGTHS, 3))
     off = fn(t64(WORKED_ADV), prefix(WORKED_LENGTHS, 3), shift_mean=False)
     z = np.array([-1.5, -0.5, 0.5, 1.5]) / np.sqrt(1.25 + 1e-8)
     np.testing.assert_allclose(on.numpy(), [[z[0], z[1], z[2]], [z[3], 0.0, 0.0]], rtol=1e-12)
     np.testing.assert_allclose(off.numpy(), [[*(z[:3] + 2.5)], [z[3] + 2.5, 0.0, 0.0]], rtol=1e-12)
-    _in_prompts("masked_whiten", on.numpy())
-    _in_prompts("masked_whiten", off.numpy())
+    _in_prompts("masked-whiten", on.numpy())
+    _in_prompts("masked-whiten", off.numpy())
 
 
 # ---- model answers agree with the reference core on random padded batches -----------------------
@@ -254,37 +254,37 @@ def test_solutions_match_the_reference(garbage):
         logp = poisoned(-torch.rand(B, T, generator=gen, dtype=torch.float64) * 4)
         ref_logp = poisoned(-torch.rand(B, T, generator=gen, dtype=torch.float64) * 4)
         for k in ("k1", "k2", "k3"):
-            kl, mean = solution("token_kl")(logp, ref_logp, mask, k)
+            kl, mean = solution("token-kl")(logp, ref_logp, mask, k)
             want = torch.where(mask, ref.kl_per_token(logp, ref_logp, k), torch.zeros((), dtype=torch.float64))
             torch.testing.assert_close(kl, want)
             torch.testing.assert_close(mean, want.sum() / mask.sum())
         scores = torch.randn(B, generator=gen, dtype=torch.float64)
-        torch.testing.assert_close(solution("kl_reward")(logp, ref_logp, scores, mask, 0.2),
+        torch.testing.assert_close(solution("kl-reward")(logp, ref_logp, scores, mask, 0.2),
                                    ref.kl_shaped_rewards(logp, ref_logp, scores, mask, beta=0.2))
         rewards, values = poisoned(torch.randn(B, T, generator=gen, dtype=torch.float64)), poisoned(
             torch.randn(B, T, generator=gen, dtype=torch.float64))
         for gamma, lam in ((1.0, 0.95), (0.9, 0.0), (1.0, 1.0)):
-            got = solution("token_gae")(rewards, values, mask, gamma, lam)
+            got = solution("token-gae")(rewards, values, mask, gamma, lam)
             for g, w in zip(got, token_gae(rewards, values, mask, gamma, lam)):
                 torch.testing.assert_close(g, w)
         adv = poisoned(torch.randn(B, T, generator=gen, dtype=torch.float64) * 5)
         for shift in (True, False):
             zero = torch.zeros((), dtype=torch.float64)
             want = torch.where(mask, ref.masked_whiten(adv, mask, shift_mean=shift), zero)
-            torch.testing.assert_close(solution("masked_whiten")(adv, mask, shift), want)
+            torch.testing.assert_close(solution("masked-whiten")(adv, mask, shift), want)
         V = 7
         ids = torch.randint(0, V, (B, T + 1), generator=gen)
         rmask = torch.zeros(B, T + 1, dtype=torch.bool)
         rmask[:, 1:] = mask
         logits = torch.randn(B, T + 1, V, generator=gen, dtype=torch.float64) * 3
         logits[:, :-1][~mask] = garbage
-        got = solution("token_logprobs")(logits, ids, rmask)
+        got = solution("token-logprobs")(logits, ids, rmask)
         for g, w in zip(got, token_logprobs(logits, ids, rmask)):
             torch.testing.assert_close(g, w)
 
 
 def test_token_logprobs_keeps_float32_and_large_logits_finite():
-    fn = solution("token_logprobs")
+    fn = solution("token-logprobs")
     logits = torch.tensor([[[0.0, -800.0, 3.0], [0.0, 0.0, 0.0]]], dtype=torch.float32)
     lp, h = fn(logits, torch.tensor([[0, 1]]), torch.tensor([[False, True]]))
     assert lp.dtype == torch.float32 and torch.isfinite(lp).all() and torch.isfinite(h).all()
@@ -296,8 +296,8 @@ def test_the_shift_cards_numbers_and_numpy_code_are_those_of_the_drill():
     logits, ids = t64([WORKED_ROW0_LOGITS]), torch.tensor([[2, 0, 1, 0]])
     mask = torch.tensor([[False, True, True, False]])
     back = deck["tok-logprob-shift-numbers"]["back"]
-    for fn in (solution("token_logprobs"), mistake("token_logprobs", "logprob-no-shift"),
-               mistake("token_logprobs", "logprob-mask-not-shifted")):
+    for fn in (solution("token-logprobs"), mistake("token-logprobs", "logprob-no-shift"),
+               mistake("token-logprobs", "logprob-mask-not-shifted")):
         lp, _ = fn(logits, ids, mask)
         assert "[" + ", ".join(f"{x:.4f}" if x else "0.0" for x in lp[0].tolist()) + "]" in back
     code = re.search(r"```python\n(.*?)```", deck["tok-log-softmax-numpy"]["back"], re.S).group(1)
@@ -312,7 +312,7 @@ WORKED_ROW0_LOGITS = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 0.0], [3.0, 0
 
 
 def test_masked_whiten_handles_a_single_valid_token_and_constant_batches():
-    fn = solution("masked_whiten")
+    fn = solution("masked-whiten")
     one = fn(t64([[4.0, float("nan")]]), torch.tensor([[True, False]]))
     assert one.tolist() == [[0.0, 0.0]]
     flat = fn(t64([[0.5, 0.5], [0.5, 0.5]]), torch.ones(2, 2, dtype=torch.bool), shift_mean=False)
@@ -360,7 +360,7 @@ def test_numpy_solutions_match_the_reference(garbage):
     from checker.reference.tokens import token_gae
 
     rng = np.random.default_rng(31)
-    gae_np, whiten_np = _numpy_solution("token_gae"), _numpy_solution("masked_whiten")
+    gae_np, whiten_np = _numpy_solution("token-gae"), _numpy_solution("masked-whiten")
     for B, T in ((1, 1), (2, 5), (4, 16)):
         lengths = rng.integers(1, T + 1, B)
         lengths[0] = T
@@ -382,7 +382,7 @@ def test_numpy_kl_and_reward_match_the_reference(garbage):
     from checker import reference as ref
 
     rng = np.random.default_rng(37)
-    kl_np, reward_np = _numpy_solution("token_kl"), _numpy_solution("kl_reward")
+    kl_np, reward_np = _numpy_solution("token-kl"), _numpy_solution("kl-reward")
     for B, T in ((1, 1), (3, 7)):
         lengths = rng.integers(1, T + 1, B)
         mask = np.arange(T)[None, :] < lengths[:, None]

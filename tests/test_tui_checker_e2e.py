@@ -28,7 +28,7 @@ async def _wait_for_report(pilot, panel, timeout=240.0):  # the worker starts to
 
 
 async def test_real_checker_passes_the_model_answer_and_names_a_mistake():
-    drill = get_drill("value_loss")
+    drill = get_drill("value-loss")
     mistake = next(m for m in drill.mistakes if m.source("numpy"))
     app = PpoDrillApp(clock=FixedClock(), fuzz=False)  # default factory: checker.service.CheckerClient
     app.animation_level = "none"

@@ -48,10 +48,10 @@ def test_a_file_that_never_ran_is_not_an_attempt(capsys):
     """As on the paste screen: a syntax error, or a file with no function of the drill (checked
     against the wrong drill), is not an attempt; code that ran and raised is one."""
     for kind in ("syntax", "missing-function"):
-        record_cli_check(Report("policy_loss", "numpy", False, error={"kind": kind, "message": "x"}), None, "x")
-        assert "not counted as an attempt at policy_loss" in capsys.readouterr().err
+        record_cli_check(Report("policy-loss", "numpy", False, error={"kind": kind, "message": "x"}), None, "x")
+        assert "not counted as an attempt at policy-loss" in capsys.readouterr().err
     with open_store() as store:
-        assert store.attempts() == [] and store.drill_state("policy_loss") is None
-    record_cli_check(Report("policy_loss", "numpy", False, error={"kind": "exception", "message": "x"}), None, "x")
+        assert store.attempts() == [] and store.drill_state("policy-loss") is None
+    record_cli_check(Report("policy-loss", "numpy", False, error={"kind": "exception", "message": "x"}), None, "x")
     with open_store() as store:
-        assert [a.drill_id for a in store.attempts()] == ["policy_loss"]
+        assert [a.drill_id for a in store.attempts()] == ["policy-loss"]

@@ -165,7 +165,7 @@ async def test_a_wrong_answer_names_the_mistake_and_its_card_comes_back():
 
 async def test_paste_and_check_detects_the_drill():
     app = make_app()
-    mistake = next(m for m in get_drill("policy_loss").mistakes if m.source("numpy"))
+    mistake = next(m for m in get_drill("policy-loss").mistakes if m.source("numpy"))
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("p")
@@ -173,14 +173,14 @@ async def test_paste_and_check_detects_the_drill():
         await pilot.press("ctrl+r")
         await settle(pilot, app)
         panel = app.screen.query_one("#paste-results")
-        assert panel.report.drill == "policy_loss" and panel.report.mistake_ids == [mistake.id]
-        assert app.session.store.attempts("policy_loss")[0].source == "app"
+        assert panel.report.drill == "policy-loss" and panel.report.mistake_ids == [mistake.id]
+        assert app.session.store.attempts("policy-loss")[0].source == "app"
 
 
 async def test_paste_loads_a_file_and_reports_an_unreadable_one(tmp_path):
     app = make_app()
     answer = tmp_path / "mine.py"
-    answer.write_text(get_drill("value_loss").solution("numpy"), encoding="utf-8")
+    answer.write_text(get_drill("value-loss").solution("numpy"), encoding="utf-8")
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("p", "ctrl+o")
@@ -197,15 +197,15 @@ async def test_quit_mid_drill_and_find_the_code_again():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        ws = await open_drill(pilot, app, "policy_loss")
+        ws = await open_drill(pilot, app, "policy-loss")
         await pilot.press("ctrl+e", "enter", *"x=1")
         typed = ws.editor.text
         await pilot.press("ctrl+q")  # before the autosave delay has passed
-    assert drafts.load_draft("policy_loss", "numpy") == typed
+    assert drafts.load_draft("policy-loss", "numpy") == typed
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        ws = await open_drill(pilot, app, "policy_loss")
+        ws = await open_drill(pilot, app, "policy-loss")
         assert ws.editor.text == typed
         assert "saved answer" in text_of(ws.query_one("#ws-framework"))
 
@@ -245,15 +245,15 @@ async def test_typing_is_saved_without_leaving_the_drill(monkeypatch):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        ws = await open_drill(pilot, app, "value_loss")
+        ws = await open_drill(pilot, app, "value-loss")
         await pilot.press(*"#n")
         for _ in range(40):  # the debounce timer fires within a few event-loop turns
-            if drafts.load_draft("value_loss", "numpy") == ws.editor.text:
+            if drafts.load_draft("value-loss", "numpy") == ws.editor.text:
                 break
             await pilot.pause(0.05)
-        assert drafts.load_draft("value_loss", "numpy") == ws.editor.text
+        assert drafts.load_draft("value-loss", "numpy") == ws.editor.text
         assert ws.editor.text.startswith("#n")
-        assert not list(drafts.draft_path("value_loss", "numpy").parent.glob("*.tmp"))
+        assert not list(drafts.draft_path("value-loss", "numpy").parent.glob("*.tmp"))
 
 
 async def test_the_app_survives_a_dead_checker():
@@ -475,7 +475,7 @@ async def test_the_side_pane_scrolls_from_the_keyboard():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        screen = await open_drill(pilot, app, "actor_loss")
+        screen = await open_drill(pilot, app, "actor-loss")
         prompt = screen.query_one("#tab-prompt VerticalScroll", VerticalScroll)
         assert prompt.max_scroll_y > 0 and prompt.scroll_y == 0
         await pilot.press("alt+down")
@@ -484,7 +484,7 @@ async def test_the_side_pane_scrolls_from_the_keyboard():
         await pilot.press("alt+up")
         await pilot.pause()
         assert prompt.scroll_y == 0
-        mistake = get_drill("actor_loss").mistakes[0]
+        mistake = get_drill("actor-loss").mistakes[0]
         screen.editor.load_text(mistake.source("torch"))
         await pilot.press("ctrl+r")
         await settle(pilot, app)

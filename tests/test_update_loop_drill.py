@@ -1,4 +1,4 @@
-"""The PPO update-loop drill (`ppo_update`) and its fix-the-bug drill: metadata and bilingual prompts, the
+"""The PPO update-loop drill (`ppo-update`) and its fix-the-bug drill: metadata and bilingual prompts, the
 prompt's worked example recomputed from the reference run and by both model answers, the problem objects
 (the NumPy gradient in closed form equals autograd's, and they hold no result), the examples built as
 the spec says (clipping active where it should be, the early stop placed between two epochs), the
@@ -20,7 +20,7 @@ from drills import get_drill, load_drills
 from drills.schema import read_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).parent / "diagnosis" / "ppo_update"
+CORPUS = Path(__file__).parent / "diagnosis" / "ppo-update"
 REQUIRED_MISTAKES = {"old-logp-in-loop", "loop-no-early-stop", "loop-stop-per-minibatch", "loop-stats-not-reset",
                      "loop-no-grad-clip", "loop-whiten-per-minibatch", "loop-old-values-in-loop",
                      "loop-order-ignored", "loop-grad-not-zeroed", "loop-stop-last-minibatch-kl", "loop-kl-k1",
@@ -30,7 +30,7 @@ POINTS_AT_A_DOCUMENT = re.compile(r"seed|the chapter|the lesson|the tutorial|cri
 
 
 def _solution(fw: str):
-    return load_function(get_drill("ppo_update").solution(fw), "ppo_update", f"<ppo_update {fw}>")
+    return load_function(get_drill("ppo-update").solution(fw), "ppo_update", f"<ppo_update {fw}>")
 
 
 def _run(fn, fw: str, arrays: dict, **hyper):
@@ -46,12 +46,12 @@ def _run(fn, fw: str, arrays: dict, **hyper):
 def test_the_drills_sit_in_the_track():
     core = [d.id for d in load_drills() if d.kind == "core"]
     pitfalls = [d.id for d in load_drills() if d.kind == "pitfall"]
-    assert core.index("ppo_update") == core.index("kl_penalty") + 1
+    assert core.index("ppo-update") == core.index("kl-penalty") + 1
     assert "fix-old-logp-in-loop" in pitfalls
 
 
 def test_metadata_and_prompts():
-    d = get_drill("ppo_update")
+    d = get_drill("ppo-update")
     assert d.kind == "core" and d.frameworks == ("numpy", "torch") and d.target_minutes == 15
     assert len(d.hints) == 3 and all(d.hints)
     for text in (d.prompt, d.prompt_zh):
@@ -75,7 +75,7 @@ def _numbers(text: str) -> list[float]:
 
 
 def test_worked_example_is_recomputed():
-    d = get_drill("ppo_update")
+    d = get_drill("ppo-update")
     arrays = worked_arrays()
     adv = whiten(arrays["advantages"])
     theta, phi, history = reference_update(**arrays)
@@ -167,7 +167,7 @@ def test_examples_are_built_as_the_spec_says():
 
 
 def test_required_mistakes_are_catalogued():
-    d = get_drill("ppo_update")
+    d = get_drill("ppo-update")
     assert REQUIRED_MISTAKES <= {m.id for m in d.mistakes}
     for m in d.mistakes:
         fails = read_yaml(m.folder / "mistake.yaml", ROOT)["fails"]
@@ -178,7 +178,7 @@ def test_required_mistakes_are_catalogued():
 @pytest.mark.parametrize("fw", ["numpy", "torch"])
 def test_fix_the_bug_drill(fw):
     d = get_drill("fix-old-logp-in-loop")
-    assert (d.kind, d.base, d.mistake_id) == ("pitfall", "ppo_update", "old-logp-in-loop")
+    assert (d.kind, d.base, d.mistake_id) == ("pitfall", "ppo-update", "old-logp-in-loop")
     assert d.prompt.startswith("This code has one bug.") and d.prompt_zh.startswith("这段代码有一个 bug。")
     assert len(d.hints) == 3 and 2 <= d.target_minutes <= 4
     report = check(d.starter(fw), "fix-old-logp-in-loop", fw)
@@ -198,7 +198,7 @@ def test_the_deck_has_two_cards_per_concept_and_the_drills_link_to_it():
               "structure": {"loop-minibatch-order", "loop-zero-grad", "loop-whiten-scope"}}
     for name, group in groups.items():
         assert len(group & ids) >= 2, name
-    linked = set(get_drill("ppo_update").cards) | {m.card for m in get_drill("ppo_update").mistakes}
+    linked = set(get_drill("ppo-update").cards) | {m.card for m in get_drill("ppo-update").mistakes}
     known = ids | {"loop-epochs-minibatches"}
     assert linked <= known, linked - known
 
@@ -212,7 +212,7 @@ def test_corpus_covers_every_mistake_three_times():
         for mid in expect:
             counts[mid] = counts.get(mid, 0) + 1
     assert rights >= 8
-    for m in get_drill("ppo_update").mistakes:
+    for m in get_drill("ppo-update").mistakes:
         assert counts.get(m.id, 0) >= 3, (m.id, counts.get(m.id, 0))
 
 
@@ -235,8 +235,8 @@ def test_the_planted_bug_reads_zero_kl_and_never_stops(fw):
 def test_the_counterexample_shows_each_history_as_it_ran(mistake, ran):
     """The statistics are compared one slot per planned epoch (NaN where the reference stopped); the
     table shows the reference's history and the answer's own, an entry per epoch each of them ran."""
-    m = next(x for x in get_drill("ppo_update").mistakes if x.id == mistake)
-    report = check(m.source("numpy"), "ppo_update", "numpy")
+    m = next(x for x in get_drill("ppo-update").mistakes if x.id == mistake)
+    report = check(m.source("numpy"), "ppo-update", "numpy")
     cx = report.counterexample
     assert cx is not None and (cx.expected["epochs"], cx.got["epochs"]) == ran
     for side, epochs in ((cx.expected, ran[0]), (cx.got, ran[1])):

@@ -1,4 +1,4 @@
-"""The RLHF actor loss of the actor_loss drill: the clipped objective over response tokens with
+"""The RLHF actor loss of the actor-loss drill: the clipped objective over response tokens with
 token-mean or sequence-mean reduction, its diagnostics and its input contract."""
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def validate_actor_inputs(log_probs_new, log_probs_old, advantages, response_mas
 
 def compute_actor_loss(log_probs_new, log_probs_old, advantages, response_mask=None, clip_range=0.2,
                        reduction="token_mean"):
-    """(loss, metrics) exactly as the actor_loss drill's prompt defines them.
+    """(loss, metrics) exactly as the actor-loss drill's prompt defines them.
 
     loss = -mean of min(ratio A, clip(ratio, 1 - eps, 1 + eps) A) over valid tokens ("token_mean"), or
     the mean over responses of each response's valid-token mean ("sequence_mean").

@@ -1,4 +1,4 @@
-"""Checker spec of the `actor_loss` drill (PyTorch): the RLHF actor loss compute_actor_loss(log_probs_new,
+"""Checker spec of the `actor-loss` drill (PyTorch): the RLHF actor loss compute_actor_loss(log_probs_new,
 log_probs_old, advantages, response_mask=None, clip_range=0.2, reduction="token_mean") -> (loss, metrics),
 with its reductions, its masked diagnostics and its ValueError input contract."""
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _reduction(ex: Example) -> str:
 
 
 class ActorLossSpec(LossSpec):
-    drill_id = "actor_loss"
+    drill_id = "actor-loss"
     function = "compute_actor_loss"
     positional = ("log_probs_new", "log_probs_old", "advantages", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `bt_loss` drill: bradley_terry_loss(r_chosen, r_rejected, margin=0.0) =
+"""Checker spec of the `bt-loss` drill: bradley_terry_loss(r_chosen, r_rejected, margin=0.0) =
 mean over pairs of -log sigmoid(r_chosen - r_rejected - margin), the reward-model loss of InstructGPT
 (Ouyang et al. 2022, eq. 1) with the margin of Llama 2 (Touvron et al. 2023, eq. 2)."""
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _orientation(ex: Example, got: dict) -> str | None:
 
 
 class BradleyTerrySpec(NamedOutputsSpec):
-    drill_id = "bt_loss"
+    drill_id = "bt-loss"
     function = "bradley_terry_loss"
     positional = ("r_chosen", "r_rejected")
     roles = {"probability_underflow": True, "card:log-of-probability": "pref-log-sigmoid-stable"}

@@ -1,4 +1,4 @@
-"""Checker spec of the `cispo_loss` drill (PyTorch): cispo_loss(log_prob, old_log_prob, advantages,
+"""Checker spec of the `cispo-loss` drill (PyTorch): cispo_loss(log_prob, old_log_prob, advantages,
 response_mask, eps_high=0.28, eps_low=None) -> (loss, weights). CISPO (MiniMax-M1 §3.1): REINFORCE on
 log pi weighted by the importance ratio clipped to at most 1 + eps_high (and, when eps_low is given, at
 least 1 - eps_low) and detached, averaged over every valid token of the batch. Checked on the loss, on
@@ -29,7 +29,7 @@ def _tame(ex: Example) -> bool:
 
 
 class CispoSpec(LlmOutputsSpec):
-    drill_id = "cispo_loss"
+    drill_id = "cispo-loss"
     function = "cispo_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
     hyper_defaults = {"eps_high": 0.28, "eps_low": None}

@@ -1,4 +1,4 @@
-"""Checker spec of the `critic_free_advantages` drill: critic_free_advantages(scores, old_log_prob,
+"""Checker spec of the `critic-free-advantages` drill: critic_free_advantages(scores, old_log_prob,
 ref_log_prob, response_mask, group_size=1, estimator="reinforce_pp", kl_coef=0.01) -> advantages [B, T].
 Dr. GRPO (score minus the group mean, no std), REINFORCE++ (the k1 KL penalty in the token reward, the
 score on the last valid token, the return to the end of the response, whitened over every valid token of
@@ -60,7 +60,7 @@ def _finite_advantages(ex: Example, got: dict) -> str | None:
 
 
 class CriticFreeSpec(LlmOutputsSpec):
-    drill_id = "critic_free_advantages"
+    drill_id = "critic-free-advantages"
     function = "critic_free_advantages"
     positional = ("scores", "old_log_prob", "ref_log_prob", "response_mask")
     hyper_defaults = {"group_size": 1, "estimator": "reinforce_pp", "kl_coef": 0.01}

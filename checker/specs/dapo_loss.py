@@ -1,4 +1,4 @@
-"""Checker spec of the `dapo_loss` drill: dapo_loss(log_prob, old_log_prob, scores, response_mask, truncated,
+"""Checker spec of the `dapo-loss` drill: dapo_loss(log_prob, old_log_prob, scores, response_mask, truncated,
 group_size, max_len, cache_len, clip_low=0.2, clip_high=0.28, overlong_filter=True, eps=1e-6) ->
 (loss, advantages, loss_mask). DAPO's batch step (Yu et al. 2025): the soft overlong punishment added to
 each score, the dynamic-sampling filter on the raw scores (groups whose scores are all equal leave the
@@ -53,7 +53,7 @@ def _groups_centred(ex: Example, got: dict) -> str | None:
 
 
 class DapoSpec(LlmOutputsSpec):
-    drill_id = "dapo_loss"
+    drill_id = "dapo-loss"
     function = "dapo_loss"
     positional = ("log_prob", "old_log_prob", "scores", "response_mask", "truncated", "group_size", "max_len",
                   "cache_len")

@@ -1,4 +1,4 @@
-"""Checker spec of the `dpo_loss` drill (PyTorch): dpo_loss(policy_chosen_logps, policy_rejected_logps,
+"""Checker spec of the `dpo-loss` drill (PyTorch): dpo_loss(policy_chosen_logps, policy_rejected_logps,
 ref_chosen_logps, ref_rejected_logps, chosen_mask, rejected_mask, beta=0.1) -> (loss, stats), the DPO
 objective of Rafailov et al. 2023 (eq. 7) from per-token log-probs summed over each response's valid
 tokens, with the implicit rewards beta * (log pi - log pi_ref) and their accuracy as statistics."""
@@ -56,7 +56,7 @@ def _accuracy_from_own_rewards(ex: Example, got: dict) -> str | None:
 
 
 class DpoLossSpec(NamedOutputsSpec):
-    drill_id = "dpo_loss"
+    drill_id = "dpo-loss"
     function = "dpo_loss"
     positional = (*LOGPS, "chosen_mask", "rejected_mask")
     roles = {"ref_logps": ("ref_chosen_logps", "ref_rejected_logps"), "probability_underflow": True,

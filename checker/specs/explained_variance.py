@@ -1,4 +1,4 @@
-"""Checker spec of the `explained_variance` drill: explained_variance(values, returns, mask=None) -> float,
+"""Checker spec of the `explained-variance` drill: explained_variance(values, returns, mask=None) -> float,
 1 - Var[R - V] / Var[R] over valid tokens (either variance normalisation: the factor cancels), NaN when
 Var[R] = 0, padding that may hold NaN or inf. NumPy and PyTorch, [B, T] both. Besides the comparison
 with the reference, the checks test relations that hold for any right answer on inputs built for them:
@@ -58,7 +58,7 @@ def _finite_result(ex: Example, got: dict) -> str | None:
 
 
 class ExplainedVarianceSpec(DrillSpec):
-    drill_id = "explained_variance"
+    drill_id = "explained-variance"
     function = "explained_variance"
     positional = ("values", "returns", "mask")
     roles = {"mask": ("mask",), "nonfinite_padding": "padded values and returns may hold NaN and inf",

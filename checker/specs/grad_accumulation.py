@@ -1,4 +1,4 @@
-"""Checker spec of the `grad_accumulation` drill: micro_batch_losses(loss_mat, loss_mask,
+"""Checker spec of the `grad-accumulation` drill: micro_batch_losses(loss_mat, loss_mask,
 loss_agg_mode="token-mean") -> losses [R, M]. The loss each micro-batch must call backward on so that
 gradients summed over a rank's M micro-batches and averaged over R data-parallel ranks equal the
 gradient of the loss over the whole global batch: R * (the micro-batch's token sum) / N for token-mean,
@@ -56,7 +56,7 @@ def _ddp_average(ex: Example, got: dict) -> str | None:
 
 
 class GradAccumulationSpec(LossSpec):
-    drill_id = "grad_accumulation"
+    drill_id = "grad-accumulation"
     function = "micro_batch_losses"
     positional = ("loss_mat", "loss_mask")
     hyper_defaults = {"loss_agg_mode": "token-mean"}

@@ -1,4 +1,4 @@
-"""Checker spec of the `grpo_advantages` drill: compute_grpo_advantages(scores, response_mask, group_size,
+"""Checker spec of the `grpo-advantages` drill: compute_grpo_advantages(scores, response_mask, group_size,
 eps=1e-6, norm_by_std=True) -> advantages [B, T]. GRPO's group-normalised outcome advantage (unbiased
 group std + eps), the Dr. GRPO variant without the std, singleton groups (advantage 0), prompt-major
 groups, broadcast onto the valid tokens of a right-padded response mask. NumPy and PyTorch alike."""
@@ -90,7 +90,7 @@ def _constant_groups_zero(ex: Example, got: dict) -> str | None:
 
 
 class GrpoAdvantagesSpec(DrillSpec):
-    drill_id = "grpo_advantages"
+    drill_id = "grpo-advantages"
     function = "compute_grpo_advantages"
     positional = ("scores", "response_mask", "group_size")
     roles = {"std_convention": "the unbiased group std (divide by G - 1)",

@@ -1,4 +1,4 @@
-"""Checker spec of the `gspo_loss` drill: gspo_loss(log_prob, old_log_prob, advantages, response_mask,
+"""Checker spec of the `gspo-loss` drill: gspo_loss(log_prob, old_log_prob, advantages, response_mask,
 clip_low=3e-4, clip_high=4e-4) -> (loss, seq_ratio). GSPO (Zheng et al. 2025): the sequence ratio
 s_i = exp(mean over the response's valid tokens of log_prob - old_log_prob), clipped in
 [1 - clip_low, 1 + clip_high]; per token max(-A s, -A clip(s)) with the GSPO-token ratio (the value of
@@ -47,7 +47,7 @@ def _seq_ratio(ex: Example) -> np.ndarray:
 
 
 class GspoSpec(LlmOutputsSpec):
-    drill_id = "gspo_loss"
+    drill_id = "gspo-loss"
     function = "gspo_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
     hyper_defaults = {"clip_low": 3e-4, "clip_high": 4e-4}

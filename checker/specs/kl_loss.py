@@ -1,4 +1,4 @@
-"""Checker spec of the `kl_loss` drill (PyTorch): kl_loss(log_prob, ref_log_prob, response_mask,
+"""Checker spec of the `kl-loss` drill (PyTorch): kl_loss(log_prob, ref_log_prob, response_mask,
 kl_type="k3") -> loss. The KL regulariser as a loss term averaged over valid tokens, k1, k2, k3 or "k3+"
 (the value of k3 with the gradient of k2, verl's straight-through form), checked above all on the
 gradient each one sends into log_prob: 1, d, 1 - e^-d and d per token (over N), with d = log_prob -
@@ -30,7 +30,7 @@ def _slug(t: str) -> str:
 
 
 class KlLossSpec(LlmOutputsSpec):
-    drill_id = "kl_loss"
+    drill_id = "kl-loss"
     function = "kl_loss"
     positional = ("log_prob", "ref_log_prob", "response_mask")
     hyper_defaults = {"kl_type": "k3"}

@@ -1,4 +1,4 @@
-"""Checker spec of the `kl_penalty` drill (PyTorch): kl_penalty_iteration(new_logp, old_logp, advantages, kl,
+"""Checker spec of the `kl-penalty` drill (PyTorch): kl_penalty_iteration(new_logp, old_logp, advantages, kl,
 beta=1.0, kl_target=0.01) -> (losses, new_beta), PPO's adaptive-KL-penalty variant (Schulman et al. 2017,
 §4, eq. 8): per-minibatch losses -mean(ratio * A) + beta * mean(KL) with one beta for the whole
 iteration, then beta doubled when the iteration's mean KL exceeds 1.5 * target and halved when it is
@@ -38,7 +38,7 @@ def _minibatch_sides(ex: Example) -> set[str]:
 
 
 class KlPenaltySpec(NamedOutputsSpec):
-    drill_id = "kl_penalty"
+    drill_id = "kl-penalty"
     function = "kl_penalty_iteration"
     positional = ("new_logp", "old_logp", "advantages", "kl")
     roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",),

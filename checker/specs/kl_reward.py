@@ -1,4 +1,4 @@
-"""Checker spec of the `kl_reward` drill (PyTorch): kl_shaped_rewards(log_probs, ref_log_probs, scores,
+"""Checker spec of the `kl-reward` drill (PyTorch): kl_shaped_rewards(log_probs, ref_log_probs, scores,
 response_mask, kl_coef=0.1) -> rewards [B, T], the per-token RLHF reward -kl_coef * (log_probs -
 ref_log_probs) on every valid token with each row's sequence score added on its last valid token
 (right padding), 0 on padding.
@@ -85,7 +85,7 @@ def _no_scores(ex: Example) -> bool:
 
 
 class KlRewardSpec(TokenSpec):
-    drill_id = "kl_reward"
+    drill_id = "kl-reward"
     function = "kl_shaped_rewards"
     positional = ("log_probs", "ref_log_probs", "scores", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `loss_aggregation` drill: agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean",
+"""Checker spec of the `loss-aggregation` drill: agg_loss(loss_mat, loss_mask, loss_agg_mode="token-mean",
 norm_const=None) -> loss. verl's four aggregation modes over valid tokens, with seq-mean-token-sum-norm
 in the Dr. GRPO convention (mean over sequences of sum / norm_const, norm_const defaulting to T), padding
 that may hold NaN or inf, and (PyTorch) the gradient w.r.t. loss_mat. NumPy and PyTorch, [B, T] both."""
@@ -37,7 +37,7 @@ def _finite_loss(ex: Example, got: dict) -> str | None:
 
 
 class LossAggregationSpec(LossSpec):
-    drill_id = "loss_aggregation"
+    drill_id = "loss-aggregation"
     function = "agg_loss"
     positional = ("loss_mat", "loss_mask")
     roles = {"mask": ("loss_mask",), "nonfinite_padding": "padded losses may hold NaN and inf"}

@@ -1,4 +1,4 @@
-"""Checker spec of the `masked_whiten` drill (PyTorch): masked_whiten(advantages, response_mask,
+"""Checker spec of the `masked-whiten` drill (PyTorch): masked_whiten(advantages, response_mask,
 shift_mean=True, eps=1e-8) -> whitened [B, T]: (A - mean) / sqrt(var + eps) with the mean and the
 population (biased) variance over the valid tokens of the whole batch, padding set to 0, and with
 shift_mean=False the mean added back on valid tokens.
@@ -77,7 +77,7 @@ def _batch_compare(got: dict, where=None) -> str | None:
 
 
 class MaskedWhitenSpec(TokenSpec):
-    drill_id = "masked_whiten"
+    drill_id = "masked-whiten"
     function = "masked_whiten"
     positional = ("advantages", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `policy_loss` drill: ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2),
+"""Checker spec of the `policy-loss` drill: ppo_policy_loss(new_logp, old_logp, advantages, clip_eps=0.2),
 the mean over all elements of -min(r A, clip(r, 1 - eps, 1 + eps) A). NumPy [T]; PyTorch [B, T]."""
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def _band_moves(got: dict, where=None) -> str | None:
 
 
 class PolicyLossSpec(LossSpec):
-    drill_id = "policy_loss"
+    drill_id = "policy-loss"
     function = "ppo_policy_loss"
     positional = ("new_logp", "old_logp", "advantages")
     roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",)}

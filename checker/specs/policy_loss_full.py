@@ -1,4 +1,4 @@
-"""Checker spec of the `policy_loss_full` drill (PyTorch): compute_policy_loss(log_prob, old_log_prob,
+"""Checker spec of the `policy-loss-full` drill (PyTorch): compute_policy_loss(log_prob, old_log_prob,
 advantages, response_mask, clip_low=0.2, clip_high=0.2, dual_clip=None, loss_agg_mode="token-mean") ->
 (loss, stats). The masked clipped surrogate with an asymmetric band, the dual clip on A < 0, verl's four
 aggregation modes (sum-norm dividing by T, Dr. GRPO), padding that may hold NaN or inf, and four
@@ -88,7 +88,7 @@ def _finite_outputs(ex: Example, got: dict) -> str | None:
 
 
 class PolicyLossFullSpec(LossSpec):
-    drill_id = "policy_loss_full"
+    drill_id = "policy-loss-full"
     function = "compute_policy_loss"
     positional = ("log_prob", "old_log_prob", "advantages", "response_mask")
     roles = {

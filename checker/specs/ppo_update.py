@@ -1,4 +1,4 @@
-"""Checker spec of the `ppo_update` drill: ppo_update(problem, theta, phi, obs, actions, advantages, returns,
+"""Checker spec of the `ppo-update` drill: ppo_update(problem, theta, phi, obs, actions, advantages, returns,
 minibatches, lr=0.5, clip_eps=0.2, max_grad_norm=0.5, target_kl=None) -> (theta, phi, history), the PPO
 update loop on a tiny linear-softmax policy and linear critic (`checker/reference/update_loop.py`).
 
@@ -194,7 +194,7 @@ def _edge_cases() -> tuple[Example, ...]:
 
 
 class PpoUpdateSpec(NamedOutputsSpec):
-    drill_id = "ppo_update"
+    drill_id = "ppo-update"
     function = "ppo_update"
     positional = ("problem", *ARRAYS)
     roles = {"std_convention": "the unbiased std of the advantages (torch's default, NumPy's ddof=1)",

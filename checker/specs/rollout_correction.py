@@ -1,4 +1,4 @@
-"""Checker spec of the `rollout_correction` drill: corrected_policy_loss(log_prob, old_log_prob,
+"""Checker spec of the `rollout-correction` drill: corrected_policy_loss(log_prob, old_log_prob,
 rollout_log_prob, advantages, response_mask, level="token", mode="truncate", threshold=2.0, clip_eps=0.2)
 -> (loss, weights). The trainer/rollout mismatch correction of verl's rollout correction: PPO's ratio
 pi_theta / pi_old times a detached weight pi_old / pi_rollout computed by the trainer, per token or per
@@ -55,7 +55,7 @@ def _kept(ex: Example) -> np.ndarray:
 
 
 class RolloutCorrectionSpec(LlmOutputsSpec):
-    drill_id = "rollout_correction"
+    drill_id = "rollout-correction"
     function = "corrected_policy_loss"
     positional = ("log_prob", "old_log_prob", "rollout_log_prob", "advantages", "response_mask")
     hyper_defaults = {"level": "token", "mode": "truncate", "threshold": 2.0, "clip_eps": 0.2}

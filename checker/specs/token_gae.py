@@ -1,4 +1,4 @@
-"""Checker spec of the `token_gae` drill (PyTorch): token_gae(rewards, values, response_mask, gamma=1.0,
+"""Checker spec of the `token-gae` drill (PyTorch): token_gae(rewards, values, response_mask, gamma=1.0,
 lam=0.95) -> (advantages, returns), GAE over right-padded responses. Each row is an episode that ends
 after its last valid token: nothing is bootstrapped past it and padded slots, whatever they hold, are not
 part of it; returns = advantages + values on valid tokens, both outputs 0 on padding.
@@ -75,7 +75,7 @@ def _finite_padding(ex: Example) -> bool:
 
 
 class TokenGaeSpec(TokenSpec):
-    drill_id = "token_gae"
+    drill_id = "token-gae"
     function = "token_gae"
     positional = ("rewards", "values", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `token_kl` drill (PyTorch): token_kl(log_probs, ref_log_probs, response_mask,
+"""Checker spec of the `token-kl` drill (PyTorch): token_kl(log_probs, ref_log_probs, response_mask,
 estimator="k3") -> (kl, kl_mean), Schulman's k1 / k2 / k3 estimators of KL(pi || pi_ref) per token from
 the log-probs of tokens sampled from pi, and their token-mean over the valid tokens of the batch.
 
@@ -53,7 +53,7 @@ def _zero_where_equal(ex: Example, got: dict) -> str | None:
 
 
 class TokenKlSpec(TokenSpec):
-    drill_id = "token_kl"
+    drill_id = "token-kl"
     function = "token_kl"
     positional = ("log_probs", "ref_log_probs", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `token_logprobs` drill (NumPy or PyTorch; the gradient is checked in PyTorch
+"""Checker spec of the `token-logprobs` drill (NumPy or PyTorch; the gradient is checked in PyTorch
 only): token_logprobs(logits, input_ids, response_mask)
 -> (log_probs, entropy), the per-token log-probs of the response tokens and the entropy of the same
 distributions, with the one-position shift of causal language models.
@@ -87,7 +87,7 @@ def _entropy_range(ex: Example, got: dict) -> str | None:
 
 
 class TokenLogprobsSpec(TokenSpec):
-    drill_id = "token_logprobs"
+    drill_id = "token-logprobs"
     function = "token_logprobs"
     positional = ("logits", "input_ids", "response_mask")
     roles = {

@@ -1,4 +1,4 @@
-"""Checker spec of the `total_loss` drill: ppo_total_loss(new_logp, old_logp, advantages, values,
+"""Checker spec of the `total-loss` drill: ppo_total_loss(new_logp, old_logp, advantages, values,
 old_values, returns, entropy, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01) =
 policy + vf_coef * value - ent_coef * mean(entropy)."""
 from __future__ import annotations
@@ -66,7 +66,7 @@ def _coefficients(got: dict, where=None) -> str | None:
 
 
 class TotalLossSpec(LossSpec):
-    drill_id = "total_loss"
+    drill_id = "total-loss"
     function = "ppo_total_loss"
     positional = ("new_logp", "old_logp", "advantages", "values", "old_values", "returns", "entropy")
     roles = {"new_logp": ("new_logp",), "old_logp": ("old_logp",), "logp_extremes": True, "advantages": ("advantages",),
@@ -74,7 +74,7 @@ class TotalLossSpec(LossSpec):
     hyper_defaults = {"clip_eps": 0.2, "vf_coef": 0.5, "ent_coef": 0.01}
     trainable = ("new_logp", "values", "entropy")
     constants = ("old_logp", "advantages", "old_values", "returns")
-    terms = {"policy": "policy_loss", "value": "value_loss"}
+    terms = {"policy": "policy-loss", "value": "value-loss"}
 
     def assemble(self, parts: dict):
         """policy + vf_coef * value - ent_coef * mean(entropy), the policy and value terms given as their

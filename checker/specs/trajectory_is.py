@@ -1,4 +1,4 @@
-"""Checker spec of the `trajectory_is` drill: trajectory_is(logp, old_logp, mask, returns) ->
+"""Checker spec of the `trajectory-is` drill: trajectory_is(logp, old_logp, mask, returns) ->
 (log_w, ess, is_estimate, snis_estimate): per-trajectory log importance weights from masked per-token
 log-ratios, the effective sample size (sum w)^2 / sum w^2 computed in log space, and the plain and
 self-normalised importance-sampling estimates of the expected return (Kong 1992; Owen 2013,
@@ -61,7 +61,7 @@ def _snis_bounds(ex: Example, got: dict) -> str | None:
 
 
 class TrajectoryIsSpec(NamedOutputsSpec):
-    drill_id = "trajectory_is"
+    drill_id = "trajectory-is"
     function = "trajectory_is"
     positional = ("logp", "old_logp", "mask", "returns")
     roles = {"new_logp": ("logp",), "old_logp": ("old_logp",)}

@@ -1,4 +1,4 @@
-"""Checker spec of the `value_loss` drill: ppo_value_loss(values, old_values, returns, clip_eps=0.2) =
+"""Checker spec of the `value-loss` drill: ppo_value_loss(values, old_values, returns, clip_eps=0.2) =
 0.5 * mean(max((V - R)^2, (V_old + clip(V - V_old, -eps, eps) - R)^2)); only `values` takes gradient."""
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def value_kinks(v, old, ret, eps) -> np.ndarray:
 
 
 class ValueLossSpec(LossSpec):
-    drill_id = "value_loss"
+    drill_id = "value-loss"
     function = "ppo_value_loss"
     positional = ("values", "old_values", "returns")
     roles = {"old_values": ("old_values",), "returns": ("returns",)}

@@ -7,8 +7,8 @@ def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, 
     """The loss PPO minimises in one update: policy + value - entropy bonus.
 
     Args:
-        new_logp, old_logp, advantages: float arrays [T], as in the policy_loss drill.
-        values, old_values, returns: float arrays [T], as in the value_loss drill.
+        new_logp, old_logp, advantages: float arrays [T], as in the policy-loss drill.
+        values, old_values, returns: float arrays [T], as in the value-loss drill.
         entropy: float array [T], the policy's entropy at each sampled state.
         clip_eps: clip half-width shared by the policy and the value term.
         vf_coef: weight of the value loss.

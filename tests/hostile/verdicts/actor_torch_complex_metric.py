@@ -1,4 +1,4 @@
-# drill: actor_loss
+# drill: actor-loss
 # framework: torch
 # expect: output-type
 # A right actor loss whose approx_kl metric is a 0-d complex tensor with an imaginary part.

@@ -1,4 +1,4 @@
-# drill: policy_loss
+# drill: policy-loss
 # framework: numpy
 # expect: output-type
 # A boolean where the loss is asked.

@@ -1,4 +1,4 @@
-# drill: policy_loss
+# drill: policy-loss
 # framework: numpy
 # expect: output-type
 # The right loss as np.complex128(loss + 1e6j).

@@ -1,4 +1,4 @@
-# drill: policy_loss
+# drill: policy-loss
 # framework: numpy
 # expect: output-type
 # The right loss in a complex dtype with no imaginary part: still not a real float.

@@ -1,4 +1,4 @@
-# drill: policy_loss
+# drill: policy-loss
 # framework: torch
 # expect: output-type
 # A 0-d boolean tensor where the loss is asked.

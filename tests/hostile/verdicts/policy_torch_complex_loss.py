@@ -1,4 +1,4 @@
-# drill: policy_loss
+# drill: policy-loss
 # framework: torch
 # expect: output-type
 # The right loss as a complex tensor (autograd still runs on its real part).

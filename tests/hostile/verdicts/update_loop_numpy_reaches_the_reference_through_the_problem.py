@@ -1,4 +1,4 @@
-# drill: ppo_update
+# drill: ppo-update
 # framework: numpy
 # expect: fail
 # Writes no update loop: starts from the problem object it is handed (its class, its module, its

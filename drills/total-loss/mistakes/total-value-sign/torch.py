@@ -6,7 +6,7 @@ def ppo_total_loss(new_logp, old_logp, advantages, values, old_values, returns, 
                    clip_eps=0.2, vf_coef=0.5, ent_coef=0.01):
     """policy_loss + vf_coef * value_loss - ent_coef * mean(entropy), all inputs float tensors [B, T].
 
-    The policy and value terms are the ones of the policy_loss and value_loss drills, written inline.
+    The policy and value terms are the ones of the policy-loss and value-loss drills, written inline.
     Gradient may reach new_logp, values and entropy only. Returns a 0-d tensor.
     """
     old_logp = old_logp.detach()
