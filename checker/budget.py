@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from checker.sandbox import Limits
+
 
 class CheckBudget:
     """One wall-clock limit for a whole check (`limits.wall_s` from its start, `t0`): every sandbox run
@@ -22,8 +24,6 @@ class CheckBudget:
     MIN_RUN_S = 0.05
 
     def __init__(self, limits, t0: float) -> None:
-        from checker.sandbox import Limits
-
         self.limits = limits if limits is not None else Limits()
         self.wall_s = self.limits.wall_s
         self.deadline = t0 + self.wall_s

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
+from drills import load_drills
 
 #: The first line of a read-the-run answer sheet: `# <title> (<drill id>)`.
 _RUN_SHEET = re.compile(r"^#.*\(([a-z0-9-]+)\)\s*$", re.M)
@@ -35,8 +36,6 @@ def detect_framework(source: str) -> str:
 
 def detect(source: str, drill: str | None = None, framework: str | None = None) -> tuple[str, str]:
     """(drill id, framework). A given drill or framework wins; otherwise inferred from the code."""
-    from drills import load_drills
-
     drills = load_drills()
     if drill is None and (sheet := _RUN_SHEET.search("\n".join(source.splitlines()[:3]))):
         if sheet.group(1) in {d.id for d in drills if d.kind == "run"}:

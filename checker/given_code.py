@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from checker.report import Report
+from drills import get_drill
 
 
 def _tree(source: str) -> str | None:
@@ -26,8 +27,6 @@ def _tree(source: str) -> str | None:
 
 def is_given_code(source: str, drill_id: str, framework: str) -> bool:
     """True when `source` is the pitfall drill `drill_id`'s starter for `framework`, unedited."""
-    from drills import get_drill
-
     try:
         drill = get_drill(drill_id)
     except KeyError:

@@ -29,6 +29,9 @@ from typing import Callable
 
 import numpy as np
 
+from checker.specs import spec_for
+from drills import get_drill, shared_misconceptions
+
 # ---- what a drill inherits ---------------------------------------------------------------------------
 
 
@@ -55,9 +58,6 @@ class Recogniser:
 
 def inheriting(drill_id: str) -> list:
     """The shared misconceptions a core drill inherits: those whose needed roles its spec declares."""
-    from checker.specs import spec_for
-    from drills import shared_misconceptions
-
     spec = spec_for(drill_id)
     roles = spec.roles
 
@@ -81,9 +81,6 @@ def local_name(drill, misconception_id: str) -> str:
 def planted(drill_id: str, framework: str) -> tuple[Planted, ...]:
     """Every planted variant of every inherited misconception in the drill's model answer (deduplicated;
     a plant that changes nothing is left out)."""
-    from checker.specs import spec_for
-    from drills import get_drill
-
     drill = get_drill(drill_id)
     if framework not in drill.frameworks:
         return ()
@@ -105,9 +102,6 @@ def planted(drill_id: str, framework: str) -> tuple[Planted, ...]:
 
 
 def recognisers(drill_id: str, framework: str) -> tuple[Recogniser, ...]:
-    from checker.specs import spec_for
-    from drills import get_drill
-
     drill = get_drill(drill_id)
     if framework not in drill.frameworks:
         return ()
@@ -236,8 +230,6 @@ def _plant_detach_removed(solution, spec, framework, role):
 def _wrapped(solution: str, spec, body: str) -> str:
     """The model answer renamed `_planted_<function>` and, after it, the drill's function with its own
     signature: `body` (lines indented by 4) transforms the inputs or outputs around a call `CALL` of it."""
-    from drills import get_drill
-
     drill = get_drill(spec.drill_id)
     head = drill.signature.split(" -> ")[0]
     fn = ast.parse(f"def {head}: pass").body[0]
@@ -415,7 +407,6 @@ def _plant_mc_return(solution, spec, framework, _arg):
     lam = names(spec.roles, "lam")[0]
     k = int(names(spec.roles, "returns_output")[0])
     body = f"out = list(CALL)\nout[{k}] = CALL_AT(PARAMS)[{k}]\nreturn tuple(out)"
-    from drills import get_drill
 
     head = get_drill(spec.drill_id).signature.split(" -> ")[0]
     params = [a.arg for a in ast.parse(f"def {head}: pass").body[0].args.args]

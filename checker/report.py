@@ -3,8 +3,11 @@ editor, and a readable terminal report for a candidate."""
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from checker.sandbox.text import visible
 
 # numpy is imported lazily: the app reads reports without paying for it at start-up
 
@@ -329,8 +332,6 @@ def printed_lines(stdout: str, lines: int = PRINTED_LINES, width: int = PRINTED_
     """The last `lines` lines an answer printed, each cut at `width` characters, control characters
     shown as escapes (so printed escape sequences cannot redraw the verdict), with a first line
     saying how many earlier lines are not shown."""
-    from checker.sandbox.text import visible
-
     all_lines = visible(stdout).rstrip().splitlines()
     shown = [ln if len(ln) <= width else ln[:width] + f"… ({len(ln) - width} more characters)"
              for ln in all_lines[-lines:]]
@@ -343,8 +344,6 @@ def printed_for_json(stdout: str, limit: int = PRINTED_JSON_CHARS) -> str:
     """What an answer printed, for JSON consumers: control characters shown as escapes, at most
     `limit` characters (the end, as the text report shows the last lines; a first line says how
     much was cut)."""
-    from checker.sandbox.text import visible
-
     text = visible(stdout)
     if len(text) <= limit:
         return text
@@ -352,8 +351,6 @@ def printed_for_json(stdout: str, limit: int = PRINTED_JSON_CHARS) -> str:
 
 
 def _wrap(text: str, indent: str, subsequent: str | None = None, width: int = 100) -> list[str]:
-    import textwrap
-
     return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent,
                          subsequent_indent=indent if subsequent is None else subsequent)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 
 from checker.reference._tensor import f64
+from checker.reference.masking import masked_mean
 
 
 def entropy_from_logits(logits) -> torch.Tensor:
@@ -20,6 +21,4 @@ def total_loss(policy_loss, value_loss, entropy, vf_coef: float = 0.5, ent_coef:
     exploring (adding it instead is a classic mistake). Typical coefficients: vf_coef 0.5,
     ent_coef 0.01 (CleanRL defaults). `entropy` may be per token; its mean is over valid tokens.
     """
-    from checker.reference.masking import masked_mean
-
     return f64(policy_loss) + vf_coef * f64(value_loss) - ent_coef * masked_mean(entropy, mask)

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import yaml
 
+from checker.runs.trainer import RunConfig, run
+from drills import DEFAULT_ROOT
+
 SIGNIFICANT = 6
 
 
@@ -32,16 +35,12 @@ def _round(x):
 
 def make_log(seed: int, config: dict, bug: str) -> dict:
     """The log of the run with these settings: {"config": every setting, "iterations": [...]}."""
-    from checker.runs.trainer import RunConfig, run
-
     cfg = RunConfig(**{**config, "seed": seed, "bug": bug})
     return {"config": cfg.to_json(), "iterations": _round([asdict(s) for s in run(cfg)])}
 
 
 def run_drill_folders(root: Path | None = None) -> list[Path]:
     """The folders of the read-the-run drills `drills/index.yaml` lists."""
-    from drills import DEFAULT_ROOT
-
     root = Path(root) if root is not None else DEFAULT_ROOT
     index = yaml.safe_load((root / "index.yaml").read_text(encoding="utf-8"))
     return [root / drill_id for drill_id in index.get("run", [])]

@@ -12,6 +12,7 @@ import re
 import time
 
 from checker.report import CheckResult, Diagnosis, Report
+from drills.runlog import LETTERS, is_chinese_sheet, parse_sheet, resolve_cause
 
 
 def _mentions(line: str, keywords: tuple[str, ...]) -> list[str]:
@@ -21,8 +22,6 @@ def _mentions(line: str, keywords: tuple[str, ...]) -> list[str]:
 
 def grade(source: str, drill) -> Report:
     """The report of the sheet `source` for the read-the-run drill `drill`."""
-    from drills.runlog import LETTERS, is_chinese_sheet, parse_sheet, resolve_cause
-
     t0 = time.perf_counter()
     written, why = parse_sheet(source)
     chosen = resolve_cause(drill, written)

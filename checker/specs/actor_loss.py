@@ -4,8 +4,20 @@ with its reductions, its masked diagnostics and its ValueError input contract.""
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import Axis, Check, Example, Expected, OutputProblem, contract_check, describe, relation_compare
+from checker.reference import compute_actor_loss
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    Expected,
+    OutputProblem,
+    close,
+    contract_check,
+    describe,
+    relation_compare,
+)
 from checker.specs.losses import LossSpec, draw_array, grid
 
 METRICS = ("approx_kl", "clip_fraction", "valid_tokens")
@@ -39,8 +51,6 @@ def _compute_k3_means(ex: Example) -> tuple[float, float] | None:
 def _k3_convention(value: np.ndarray, ex: Example) -> np.ndarray:
     """Both conventions are right (the prompt says so): an approx_kl equal to the clamped mean where the two
     differ is read as the unclamped one, so every check and the diagnosis see one convention."""
-    from checker.specs.base import close
-
     means = _k3_means(ex)
     if means is None or means[0] == means[1]:
         return value
@@ -216,10 +226,6 @@ class ActorLossSpec(LossSpec):
         return out
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
-        from checker.reference import compute_actor_loss
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         new = torch.tensor(ex.arrays["log_probs_new"], dtype=torch.float64, requires_grad=ex.invalid is None)
         old = torch.tensor(ex.arrays["log_probs_old"], dtype=torch.float64)

@@ -8,7 +8,9 @@ from enum import Enum
 from typing import Any, Callable
 
 import numpy as np
+import torch
 
+from checker.report import fmt
 from checker.sandbox.model import Call, Opaque, ReturnedArray
 
 RTOL = 1e-5
@@ -215,8 +217,6 @@ def relation_compare(first: str, second: str, first_words: str, second_words: st
     """A relation check's comparison: the answer's outputs (and gradients) in role `first` must equal those
     in role `second`; the detail says where they differ, in words (`where`: the spec's, so a place reads
     as in the drill's other messages)."""
-    from checker.report import fmt
-
     def compare(got: dict, where: Callable | None = None) -> str | None:
         if first not in got or second not in got:
             return None
@@ -233,8 +233,6 @@ def relation_same_on(base: str, fields: tuple[str, ...], base_words: str,
     """A relation check's comparison over several roles: every other role must give what role `base` gives on
     `fields` (e.g. the outputs on valid tokens, whatever the padding holds); the detail names the first role
     and element that differ."""
-    from checker.report import fmt
-
     def compare(got: dict, where: Callable | None = None) -> str | None:
         if got.get(base) is None:
             return None
@@ -314,8 +312,6 @@ class DrillSpec:
 
     # ---- running ------------------------------------------------------------------------------
     def to_call(self, ex: Example, framework: str) -> Call:
-        import torch
-
         args: list = []
         for name in self.positional:
             a = ex.arrays.get(name)

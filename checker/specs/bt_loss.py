@@ -6,8 +6,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import torch
 
-from checker.specs.base import Check, Example, contract_check, relation_compare, relation_same_on
+from checker.specs.base import (
+    Check,
+    Example,
+    contract_check,
+    relation_compare,
+    relation_same_on,
+)
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -117,8 +124,6 @@ class BradleyTerrySpec(NamedOutputsSpec):
                      for what, c, r in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        import torch
-
         c, r = t["r_chosen"], t["r_rejected"]
         if c.shape != r.shape or c.dim() != 1 or c.numel() == 0:
             raise ValueError("r_chosen and r_rejected must be non-empty 1-D arrays of the same shape")

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference.cispo import cispo_loss
 from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
-from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
 
 FLOATS = ("log_prob", "old_log_prob", "advantages")
 WORKED = "edge: worked example"
@@ -42,8 +43,6 @@ class CispoSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -108,8 +107,6 @@ class CispoSpec(LlmOutputsSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.cispo import cispo_loss
-
         if not hyper["eps_high"] > 0 or (hyper["eps_low"] is not None and not 0 < hyper["eps_low"] <= 1):
             raise ValueError("eps_high must be > 0 and eps_low in (0, 1]")
         loss, w = cispo_loss(t["log_prob"], t["old_log_prob"], t["advantages"], t["response_mask"],

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference.critic_free import critic_free_advantages
 from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
+from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
 ESTIMATORS = ("reinforce_pp", "reinforce_pp_baseline", "dr_grpo")
 FLOATS = ("old_log_prob", "ref_log_prob")
@@ -71,9 +74,6 @@ class CriticFreeSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -155,8 +155,6 @@ class CriticFreeSpec(LlmOutputsSpec):
         return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.critic_free import critic_free_advantages
-
         return {"advantages": critic_free_advantages(t["scores"], t["old_log_prob"], t["ref_log_prob"],
                                                      t["response_mask"], hyper["group_size"], hyper["estimator"],
                                                      hyper["kl_coef"])}

@@ -9,10 +9,14 @@ advantages of batches with and without responses in the overlong buffer are sepa
 from __future__ import annotations
 
 import numpy as np
+import torch
 
+from checker.reference.dapo import dapo_loss
+from checker.sandbox.model import Call
 from checker.specs.base import Axis, Check, Example, close, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
-from checker.specs.token_batches import as_float32
+from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import as_float32, maybe_fill_padding
 
 FLOATS = ("log_prob", "old_log_prob")
 WORKED = "edge: worked example"
@@ -67,9 +71,6 @@ class DapoSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -143,8 +144,6 @@ class DapoSpec(LlmOutputsSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.dapo import dapo_loss
-
         loss, adv, mask = dapo_loss(t["log_prob"], t["old_log_prob"], t["scores"], t["response_mask"], t["truncated"],
                                     hyper["group_size"], hyper["max_len"], hyper["cache_len"], hyper["clip_low"],
                                     hyper["clip_high"], hyper["overlong_filter"], hyper["eps"])
@@ -152,10 +151,6 @@ class DapoSpec(LlmOutputsSpec):
 
     def to_call(self, ex: Example, framework: str):
         """The three settings go positionally after the arrays, as the signature has them."""
-        import torch
-
-        from checker.sandbox.model import Call
-
         args: list = []
         for name in self.positional[:5]:
             a = np.array(ex.arrays[name], copy=True)

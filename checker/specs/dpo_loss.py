@@ -5,9 +5,20 @@ tokens, with the implicit rewards beta * (log pi - log pi_ref) and their accurac
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import (Check, Example, OutputProblem, close, contract_check, describe, relation_compare,
-                               relation_same_on, rounded, single_rows)
+from checker.specs.base import (
+    Check,
+    Example,
+    OutputProblem,
+    close,
+    contract_check,
+    describe,
+    relation_compare,
+    relation_same_on,
+    rounded,
+    single_rows,
+)
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -178,8 +189,6 @@ class DpoLossSpec(NamedOutputsSpec):
         return single_rows(ex, ex.arrays["chosen_mask"].shape[0]) + rounded(ex)
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        import torch
-
         beta = hyper["beta"]
         if not beta > 0:
             raise ValueError("beta must be positive")

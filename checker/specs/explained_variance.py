@@ -6,11 +6,30 @@ a perfect critic gives 1, a constant critic 0, a critic off by a constant still 
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import (Check, DrillSpec, Example, Expected, OutputProblem, contract_check, describe,
-                               relation_compare, rounded, single_rows)
+from checker.reference import explained_variance
+from checker.sandbox.model import Call
+from checker.specs.base import (
+    Check,
+    DrillSpec,
+    Example,
+    Expected,
+    OutputProblem,
+    contract_check,
+    describe,
+    relation_compare,
+    rounded,
+    single_rows,
+)
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_batches import draw_lengths, fill_padding, related, relation_check, right_padded
+from checker.specs.token_batches import (
+    draw_lengths,
+    fill_padding,
+    related,
+    relation_check,
+    right_padded,
+)
 
 WORKED = "edge: worked example"
 
@@ -163,16 +182,10 @@ class ExplainedVarianceSpec(DrillSpec):
         return single_rows(ex, ex.arrays["returns"].shape[0]) + rounded(ex)
 
     def to_call(self, ex: Example, framework: str):
-        from checker.sandbox.model import Call
-
         call = super().to_call(ex, framework)
         return Call(call.args, call.kwargs, expect_error=ex.invalid is not None)
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
-        from checker.reference import explained_variance
-
         if ex.arrays["values"].shape != ex.arrays["returns"].shape:
             return Expected({}, error="shape")
         m = ex.arrays.get("mask")

@@ -7,8 +7,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import (Axis, Check, DrillSpec, Example, Expected, close, first_where, relation_compare,
-                               single_rows)
+from checker.reference import gae
+from checker.specs.base import (
+    Axis,
+    Check,
+    DrillSpec,
+    Example,
+    Expected,
+    OutputProblem,
+    close,
+    describe,
+    first_where,
+    relation_compare,
+    single_rows,
+)
 
 
 def _no_dones(ex: Example) -> bool:
@@ -151,15 +163,11 @@ class GaeSpec(DrillSpec):
 
     # ---- reference and outputs ----------------------------------------------------------------
     def reference(self, ex: Example, framework: str) -> Expected:
-        from checker.reference import gae
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         adv, ret = gae(ex.arrays["rewards"], ex.arrays["values"], ex.arrays["dones"], hyper["gamma"], hyper["lam"])
         return Expected({"advantages": adv.numpy(), "returns": ret.numpy()})
 
     def extract(self, value, ex: Example, framework: str) -> dict:
-        from checker.specs.base import OutputProblem, describe
-
         if not isinstance(value, (tuple, list)) or len(value) != 2:
             raise OutputProblem("output-type", "compute_gae must return a pair (advantages, returns); "
                                                f"yours returned {describe(value)}")

@@ -7,8 +7,22 @@ gradient w.r.t. loss_mat (of the losses' sum) is checked too."""
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import Axis, Check, Example, OutputProblem, close, contract_check, rounded
+from checker.reference.loss_scale import micro_batch_losses
+from checker.sandbox.model import ReturnedArray
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    Expected,
+    OutputProblem,
+    close,
+    contract_check,
+    describe,
+    relation_compare,
+    rounded,
+)
 from checker.specs.losses import LossSpec, draw_array, grid
 
 MODES = ("token-mean", "seq-mean-token-mean")
@@ -113,15 +127,9 @@ class GradAccumulationSpec(LossSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_loss(self, tensors: dict, hyper: dict):
-        from checker.reference.loss_scale import micro_batch_losses
-
         return micro_batch_losses(tensors["loss_mat"], tensors["loss_mask"] != 0, hyper["loss_agg_mode"])
 
     def reference(self, ex: Example, framework: str):
-        import torch
-
-        from checker.specs.base import Expected
-
         if ex.invalid is not None or _mode(ex) not in MODES:
             return Expected({}, {}, error="invalid")
         hyper = {**self.hyper_defaults, **ex.hyper}
@@ -140,9 +148,6 @@ class GradAccumulationSpec(LossSpec):
 
     @staticmethod
     def micro_array(value, framework: str, shape: tuple) -> np.ndarray:
-        from checker.sandbox.model import ReturnedArray
-        from checker.specs.base import describe
-
         want = "torch tensor" if framework == "torch" else "NumPy array"
         if not isinstance(value, ReturnedArray) or value.is_torch != (framework == "torch"):
             raise OutputProblem("output-type", f"losses must be a {want} of shape {shape}, one loss per "
@@ -174,8 +179,6 @@ class GradAccumulationSpec(LossSpec):
         return ""
 
     def checks(self) -> list[Check]:
-        from checker.specs.base import relation_compare
-
         return [
             contract_check("an unknown loss_agg_mode raises ValueError"),
             Check("worked-example", "reproduces the prompt's worked example",

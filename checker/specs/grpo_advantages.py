@@ -5,11 +5,27 @@ groups, broadcast onto the valid tokens of a right-padded response mask. NumPy a
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.sandbox.model import Call
-from checker.specs.base import Check, DrillSpec, Example, Expected, OutputProblem, contract_check, describe
+from checker.reference import grpo_advantages
+from checker.sandbox.model import Call, ReturnedArray
+from checker.specs.base import (
+    Axis,
+    Check,
+    DrillSpec,
+    Example,
+    Expected,
+    OutputProblem,
+    contract_check,
+    describe,
+)
 from checker.specs.losses import grid
-from checker.specs.token_batches import draw_lengths, related, relation_check, right_padded
+from checker.specs.token_batches import (
+    draw_lengths,
+    related,
+    relation_check,
+    right_padded,
+)
 
 WORKED = "edge: worked example"
 
@@ -177,8 +193,6 @@ class GrpoAdvantagesSpec(DrillSpec):
 
     # ---- running ------------------------------------------------------------------------------
     def to_call(self, ex: Example, framework: str) -> Call:
-        import torch
-
         scores, mask = (np.array(ex.arrays[k], copy=True) for k in ("scores", "response_mask"))
         if framework == "torch":
             scores, mask = torch.from_numpy(scores), torch.from_numpy(mask)
@@ -186,10 +200,6 @@ class GrpoAdvantagesSpec(DrillSpec):
         return Call((scores, mask, int(ex.hyper["group_size"])), hyper, expect_error=ex.invalid is not None)
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
-        from checker.reference import grpo_advantages
-
         G = _G(ex)
         scores = torch.tensor(np.asarray(ex.arrays["scores"], dtype=np.float64))
         if G < 1 or scores.shape[0] % G:
@@ -207,7 +217,6 @@ class GrpoAdvantagesSpec(DrillSpec):
     def extract(self, value, ex: Example, framework: str) -> dict:
         want = "torch tensor" if framework == "torch" else "NumPy array"
         shape = tuple(ex.arrays["response_mask"].shape)
-        from checker.sandbox.model import ReturnedArray
 
         if not isinstance(value, ReturnedArray) or value.is_torch != (framework == "torch"):
             raise OutputProblem("output-type", f"the advantages must be a {want}; yours are {describe(value)}")
@@ -218,8 +227,6 @@ class GrpoAdvantagesSpec(DrillSpec):
 
     def axes(self, framework: str):
         """GRPO (divided by the std) and Dr. GRPO (not) are independent parts of the behaviour."""
-        from checker.specs.base import Axis
-
         return [Axis("advantages-grpo", "the advantages with norm_by_std=True", "advantages",
                      applies=_norm, group="grpo"),
                 Axis("advantages-dr-grpo", "the advantages with norm_by_std=False", "advantages",

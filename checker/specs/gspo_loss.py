@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference.sequence_ratio import gspo_loss
 from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
-from checker.specs.token_batches import as_float32
+from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
 
 FLOATS = ("log_prob", "old_log_prob", "advantages")
 WORKED = "edge: worked example"
@@ -60,9 +62,6 @@ class GspoSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -120,8 +119,6 @@ class GspoSpec(LlmOutputsSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.sequence_ratio import gspo_loss
-
         lo, hi = hyper["clip_low"], hyper["clip_high"]
         if not (0 < lo < 1 and hi > 0):
             raise ValueError("clip_low must be in (0, 1) and clip_high > 0")

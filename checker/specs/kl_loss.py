@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference.kl_loss import kl_loss
 from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
-from checker.specs.token_batches import as_float32
 from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
 
 TYPES = ("k1", "k2", "k3", "k3+")
 FLOATS = ("log_prob", "ref_log_prob")
@@ -43,8 +44,6 @@ class KlLossSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -95,8 +94,6 @@ class KlLossSpec(LlmOutputsSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.kl_loss import kl_loss
-
         return {"loss": kl_loss(t["log_prob"], t["ref_log_prob"], t["response_mask"], hyper["kl_type"])}
 
     def checks(self) -> list[Check]:

@@ -6,6 +6,7 @@ below target / 1.5."""
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from checker.specs.base import Check, Example, contract_check, relation_compare
 from checker.specs.losses import draw_array, grid
@@ -129,8 +130,6 @@ class KlPenaltySpec(NamedOutputsSpec):
         return ok + [Example(a, h, f"contract: {what}", invalid=what) for what, a, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        import torch
-
         new, old, adv, kl = t["new_logp"], t["old_logp"], t["advantages"], t["kl"]
         beta, target = hyper["beta"], hyper["kl_target"]
         if new.dim() != 2 or not (new.shape == old.shape == adv.shape == kl.shape) or new.numel() == 0:

@@ -6,8 +6,10 @@ ref_log_probs) on every valid token with each row's sequence score added on its 
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import relation_compare, Check, Example, close, first_where
+from checker.reference import kl_shaped_rewards
+from checker.specs.base import Check, Example, close, first_where, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
@@ -161,10 +163,6 @@ class KlRewardSpec(TokenSpec):
         return cases
 
     def reference_outputs(self, ex: Example) -> dict:
-        import torch
-
-        from checker.reference import kl_shaped_rewards
-
         mask = torch.from_numpy(ex.arrays["response_mask"].copy())
         rewards = kl_shaped_rewards(ex.arrays["log_probs"], ex.arrays["ref_log_probs"], ex.arrays["scores"], mask,
                                     beta=_beta(ex), estimator="k1")

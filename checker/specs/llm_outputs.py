@@ -14,8 +14,17 @@ from typing import Any, Callable
 import numpy as np
 
 from checker.sandbox.model import ReturnedArray
-from checker.specs.base import (Axis, Check, Example, OutputProblem, cut_tokens, describe, relation_compare, rounded,
-                               single_rows)
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    OutputProblem,
+    cut_tokens,
+    describe,
+    relation_compare,
+    rounded,
+    single_rows,
+)
 from checker.specs.pref_base import NamedOutputsSpec
 
 

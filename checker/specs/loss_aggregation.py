@@ -6,10 +6,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import Check, Example, contract_check, cut_tokens, rounded, single_rows
+from checker.reference import aggregate
+from checker.specs.base import (
+    Check,
+    Example,
+    Expected,
+    contract_check,
+    cut_tokens,
+    rounded,
+    single_rows,
+)
 from checker.specs.losses import LossSpec, draw_array, grid
-from checker.specs.token_batches import (draw_lengths, fill_padding, mode_axes, related, relation_check,
-                                         right_padded)
+from checker.specs.token_batches import (
+    draw_lengths,
+    fill_padding,
+    mode_axes,
+    related,
+    relation_check,
+    right_padded,
+)
 
 MODES = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
 WORKED = "edge: worked example"
@@ -116,16 +131,12 @@ class LossAggregationSpec(LossSpec):
         return out + rounded(ex)
 
     def reference_loss(self, tensors: dict, hyper: dict):
-        from checker.reference import aggregate
-
         mode = hyper["loss_agg_mode"]
         if mode not in MODES or (hyper["norm_const"] is not None and not hyper["norm_const"] > 0):
             raise ValueError(mode)
         return aggregate(tensors["loss_mat"], tensors["loss_mask"] != 0, mode.replace("-", "_"), hyper["norm_const"])
 
     def reference(self, ex: Example, framework: str):
-        from checker.specs.base import Expected
-
         try:
             return super().reference(ex, framework)
         except ValueError as exc:

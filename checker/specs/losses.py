@@ -3,6 +3,7 @@ reference value and gradients by autograd, and the gradient checks of the PyTorc
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from checker.specs.base import Axis, Check, DrillSpec, Example, Expected, single_rows
 
@@ -47,8 +48,6 @@ class LossSpec(DrillSpec):
         raise NotImplementedError
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         tensors = {k: torch.tensor(v, dtype=torch.float64, requires_grad=(k in self.trainable and framework == "torch"))
                    for k, v in ex.arrays.items()}

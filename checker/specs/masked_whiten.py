@@ -6,8 +6,10 @@ shift_mean=False the mean added back on valid tokens.
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import Check, Example, close, relation_compare, first_where
+from checker.reference import masked_whiten
+from checker.specs.base import Check, Example, close, first_where, relation_compare
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, prefix_mask
 
@@ -158,10 +160,6 @@ class MaskedWhitenSpec(TokenSpec):
         return cases
 
     def reference_outputs(self, ex: Example) -> dict:
-        import torch
-
-        from checker.reference import masked_whiten
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         mask = torch.from_numpy(ex.arrays["response_mask"].copy())
         out = masked_whiten(ex.arrays["advantages"], mask, eps=hyper["eps"], shift_mean=hyper["shift_mean"])

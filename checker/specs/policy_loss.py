@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference import policy_loss
 from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid, single_element
 
@@ -138,8 +139,6 @@ class PolicyLossSpec(LossSpec):
         return cases
 
     def reference_loss(self, t: dict, hyper: dict):
-        from checker.reference import policy_loss
-
         return policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
 
     def example_classes(self):

@@ -6,12 +6,31 @@ statistics over valid tokens: clip_frac (clipped branch active), approx_kl (k3),
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import (Check, Example, Expected, OutputProblem, contract_check, cut_tokens, describe,
-                               first_where, single_rows)
+from checker.reference import policy_loss
+from checker.specs.base import (
+    Check,
+    Example,
+    Expected,
+    OutputProblem,
+    contract_check,
+    cut_tokens,
+    describe,
+    first_where,
+    single_rows,
+)
 from checker.specs.losses import LossSpec, draw_array, grid
-from checker.specs.token_batches import (as_float32, draw_lengths, maybe_fill_padding, mode_axes, number, related,
-                                         relation_check, right_padded)
+from checker.specs.token_batches import (
+    as_float32,
+    draw_lengths,
+    maybe_fill_padding,
+    mode_axes,
+    number,
+    related,
+    relation_check,
+    right_padded,
+)
 
 MODES = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
 STATS = ("clip_frac", "approx_kl", "ratio_min", "ratio_max")
@@ -200,10 +219,6 @@ class PolicyLossFullSpec(LossSpec):
         return out
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
-        from checker.reference import policy_loss
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         mode = hyper["loss_agg_mode"]
         c = hyper["dual_clip"]

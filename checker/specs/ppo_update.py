@@ -17,10 +17,25 @@ import functools
 import math
 
 import numpy as np
+import torch
 
-from checker.reference.update_loop import NUMPY_PROBLEM, TORCH_PROBLEM, reference_update, whiten
+from checker.reference.update_loop import (
+    NUMPY_PROBLEM,
+    TORCH_PROBLEM,
+    reference_update,
+    whiten,
+)
+from checker.report import fmt
 from checker.sandbox.model import Call
-from checker.specs.base import Axis, Check, Example, Expected, OutputProblem, describe, relation_compare
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    Expected,
+    OutputProblem,
+    describe,
+    relation_compare,
+)
 from checker.specs.pref_base import NamedOutputsSpec
 
 NO_CLIP = 1e6   # a max_grad_norm no gradient of these problems reaches
@@ -123,8 +138,6 @@ def _early_stop_compare(got: dict, where=None) -> str | None:
     """The stopped run against the same run cut after each number of epochs, all of them the answer's own:
     it must stop after the first epoch whose own mean approx KL exceeds target_kl, with that epoch run in
     full and nothing of the next."""
-    from checker.report import fmt
-
     if "stopped" not in got:
         return None
     run = got["stopped"]
@@ -238,8 +251,6 @@ class PpoUpdateSpec(NamedOutputsSpec):
 
     # ---- running -----------------------------------------------------------------------------------
     def to_call(self, ex: Example, framework: str) -> Call:
-        import torch
-
         if framework == "torch":
             _warm_problem_loss()
         problem = TORCH_PROBLEM if framework == "torch" else NUMPY_PROBLEM
@@ -416,7 +427,6 @@ def _warm_problem_loss() -> None:
     global _warmed
     if _warmed:
         return
-    import torch
 
     theta = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)  # the problem's loss Function, made here
     f = torch.zeros(2, dtype=torch.float64)

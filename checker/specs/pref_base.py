@@ -6,9 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 
 from checker.sandbox.model import ReturnedArray
-from checker.specs.base import Example, Expected, OutputProblem, describe, rounded, single_rows
+from checker.specs.base import (
+    Example,
+    Expected,
+    OutputProblem,
+    describe,
+    rounded,
+    single_rows,
+)
 from checker.specs.losses import LossSpec
 
 
@@ -24,8 +32,6 @@ class NamedOutputsSpec(LossSpec):
         raise NotImplementedError
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
         hyper = {**self.hyper_defaults, **ex.hyper}
         grad = framework == "torch" and ex.invalid is None
         tensors = {k: (torch.from_numpy(v.copy()) if v.dtype == bool else

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference.mismatch import corrected_policy_loss
 from checker.specs.base import Axis, Check, Example, contract_check
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
-from checker.specs.token_batches import as_float32
+from checker.specs.losses import draw_array, grid
+from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
 
 FLOATS = ("log_prob", "old_log_prob", "rollout_log_prob", "advantages")
 LEVELS = ("token", "sequence")
@@ -70,9 +72,6 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
 
     def strategy(self, framework: str):
         from hypothesis import strategies as st
-
-        from checker.specs.losses import draw_array, grid
-        from checker.specs.token_batches import draw_lengths, maybe_fill_padding
 
         @st.composite
         def draw(draw):
@@ -149,8 +148,6 @@ class RolloutCorrectionSpec(LlmOutputsSpec):
         return ok + [Example(worked, h, f"contract: {what}", invalid=what) for what, h in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        from checker.reference.mismatch import corrected_policy_loss
-
         loss, w = corrected_policy_loss(t["log_prob"], t["old_log_prob"], t["rollout_log_prob"], t["advantages"],
                                         t["response_mask"], hyper["level"], hyper["mode"], hyper["threshold"],
                                         hyper["clip_eps"])

@@ -12,8 +12,20 @@ from typing import Callable
 
 import numpy as np
 
-from checker.specs.base import (Check, DrillSpec, Example, Expected, Mismatch, OutputProblem, describe, first_where,
-                               rounded, single_rows)
+from checker.specs.base import (
+    Axis,
+    Check,
+    DrillSpec,
+    Example,
+    Expected,
+    Mismatch,
+    OutputProblem,
+    describe,
+    first_where,
+    relation_same_on,
+    rounded,
+    single_rows,
+)
 
 # What padded slots may hold, for the strategies: harmless zeros, ordinary numbers, and the poison
 # that `x * mask` lets through (NaN * 0 is NaN, inf * 0 is NaN).
@@ -126,8 +138,6 @@ class TokenSpec(DrillSpec):
     def axes(self, framework: str) -> list:
         """For the per-axis diagnosis: each per-token output on valid tokens (per example class) and on
         padding, and each scalar output, as independent axes."""
-        from checker.specs.base import Axis  # the per-axis diagnosis's vocabulary
-
         out = []
         for name, kind in self.outputs:
             for suffix, applies in self.axis_classes():
@@ -202,8 +212,6 @@ class TokenSpec(DrillSpec):
         return arrays[self.mask_name]
 
     def padding_relation_check(self, fields: tuple[str, ...], what: str) -> Check:
-        from checker.specs.base import relation_same_on
-
         return Check("padding-ignored", f"whatever padding holds (NaN, inf, 1e30), {what} are unchanged",
                      "Padded positions may hold anything (NaN, inf, 1e30), and what they hold must not change the "
                      "valid results: {detail}.", relation="padding",

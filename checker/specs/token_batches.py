@@ -2,9 +2,18 @@
 per-row and per-group views of a candidate's [B, T] output, and the value checks of its output dict."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from checker.specs.base import OutputProblem, describe
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    OutputProblem,
+    describe,
+    relation_compare,
+)
 
 
 def right_padded(lengths, T: int) -> np.ndarray:
@@ -59,18 +68,12 @@ def number(value, what: str) -> float:
 
 def relations_supported() -> bool:
     """Whether this checker compares an answer with itself across related examples (metamorphic checks)."""
-    import dataclasses
-
-    from checker.specs.base import Example
-
     return "relation" in {f.name for f in dataclasses.fields(Example)}
 
 
 def related(arrays: dict, hyper: dict, label: str, relation: str, role: str):
     """An example playing `role` in the metamorphic relation `relation` (a plain example where the checker
     has no relations: it is then still compared with the reference)."""
-    from checker.specs.base import Example
-
     if relations_supported():
         return Example(dict(arrays), dict(hyper), label, relation=(relation, role))
     return Example(dict(arrays), dict(hyper), label)
@@ -82,7 +85,6 @@ def relation_check(check_id: str, title: str, message: str, relation: str, first
     (none where the checker has no relations)."""
     if not relations_supported():
         return []
-    from checker.specs.base import Check, relation_compare
 
     return [Check(check_id, title, message, relation=relation,
                   compare=relation_compare(first, second, first_words, second_words))]
@@ -91,8 +93,6 @@ def relation_check(check_id: str, title: str, message: str, relation: str, first
 def mode_axes(modes, mode_of, trainable: str | None, stats=(), constants=()):
     """Per-axis diagnosis: the loss (and its gradient) under each aggregation mode, each statistic, and
     the (absent) gradient of each constant input, as independent axes."""
-    from checker.specs.base import Axis
-
     out = []
     for m in modes:
         applies = (lambda mode: lambda ex: mode_of(ex) == mode)(m)

@@ -7,9 +7,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from checker.specs.base import relation_compare, Check, Example, close, first_where
+from checker.reference.tokens import token_gae
+from checker.specs.base import (
+    Axis,
+    Check,
+    Example,
+    close,
+    first_where,
+    relation_compare,
+)
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import (
+    TokenSpec,
+    draw_lengths,
+    fill_padding,
+    has_garbage,
+    prefix_mask,
+)
 
 WORKED_REWARDS = [[0.0, 0.0, 1.0], [0.5, -1.0, 7.0]]
 WORKED_VALUES = [[0.5, 0.6, 0.8], [0.2, 0.1, 9.0]]
@@ -164,8 +178,6 @@ class TokenGaeSpec(TokenSpec):
     def axes(self, framework: str) -> list:
         """The returns on valid tokens are measured against the answer's own advantages (returns - A - V),
         so a wrong advantage is not a wrong return too and a wrong return is not a wrong advantage."""
-        from checker.specs.base import Axis
-
         out = []
         for a in super().axes(framework):
             if a.field == RET:
@@ -175,8 +187,6 @@ class TokenGaeSpec(TokenSpec):
         return out
 
     def reference_outputs(self, ex: Example) -> dict:
-        from checker.reference.tokens import token_gae
-
         gamma, lam = _hyper(ex)
         adv, ret = token_gae(ex.arrays["rewards"], ex.arrays["values"], ex.arrays["response_mask"], gamma, lam)
         return {"advantages": adv.numpy(), "returns": ret.numpy()}

@@ -7,10 +7,25 @@ log r = ref_log_probs - log_probs:  k1 = -log r,  k2 = (log r)^2 / 2,  k3 = (r -
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import Check, Example, close, contract_check, first_where, relation_compare
+from checker.reference import kl_per_token
+from checker.specs.base import (
+    Check,
+    Example,
+    close,
+    contract_check,
+    first_where,
+    relation_compare,
+)
 from checker.specs.losses import draw_array, grid
-from checker.specs.token_base import TokenSpec, draw_lengths, fill_padding, has_garbage, prefix_mask
+from checker.specs.token_base import (
+    TokenSpec,
+    draw_lengths,
+    fill_padding,
+    has_garbage,
+    prefix_mask,
+)
 
 ESTIMATORS = ("k1", "k2", "k3")
 VALID_KL = TokenSpec.on_valid("kl")
@@ -133,10 +148,6 @@ class TokenKlSpec(TokenSpec):
         return cases
 
     def reference_outputs(self, ex: Example) -> dict:
-        import torch
-
-        from checker.reference import kl_per_token
-
         mask = torch.from_numpy(ex.arrays["response_mask"].copy())
         # KL(pi || pi_ref) with samples from pi: kl_per_token's `logp` is the sampler's log-probs.
         kl = kl_per_token(ex.arrays["log_probs"], ex.arrays["ref_log_probs"], _estimator(ex))

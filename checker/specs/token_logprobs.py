@@ -10,7 +10,10 @@ distribution the logits at t give to the token at t + 1; 0 where response_mask[:
 from __future__ import annotations
 
 import numpy as np
+import torch
 
+from checker.reference.tokens import token_logprobs
+from checker.sandbox.model import Call
 from checker.specs.base import Check, Example, Expected, close, first_where
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_base import TokenSpec
@@ -227,8 +230,6 @@ class TokenLogprobsSpec(TokenSpec):
         return cases
 
     def to_call(self, ex: Example, framework: str):
-        from checker.sandbox.model import Call
-
         call = super().to_call(ex, framework)
         if call.grad_of is not None and not _grad_checked(ex):
             return Call(call.args, call.kwargs)
@@ -236,16 +237,10 @@ class TokenLogprobsSpec(TokenSpec):
 
     # ---- reference ----------------------------------------------------------------------------
     def reference_outputs(self, ex: Example) -> dict:
-        from checker.reference.tokens import token_logprobs
-
         lp, h = token_logprobs(ex.arrays["logits"], ex.arrays["input_ids"], ex.arrays["response_mask"])
         return {"log_probs": lp.numpy(), "entropy": h.numpy()}
 
     def reference(self, ex: Example, framework: str) -> Expected:
-        import torch
-
-        from checker.reference.tokens import token_logprobs
-
         expected = super().reference(ex, framework)
         if framework == "torch" and _grad_checked(ex):
             logits = torch.tensor(ex.arrays["logits"], dtype=torch.float64, requires_grad=True)

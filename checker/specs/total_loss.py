@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference import policy_loss, total_loss, value_loss
 from checker.specs.base import Axis, Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid
+from checker.specs.value_loss import value_kinks
 
 
 def _quiet_policy(ex: Example) -> bool:
@@ -161,15 +163,11 @@ class TotalLossSpec(LossSpec):
             for role, (vf, ent) in COEF_ROLES.items()]
 
     def reference_loss(self, t: dict, hyper: dict):
-        from checker.reference import policy_loss, total_loss, value_loss
-
         p = policy_loss(t["new_logp"], t["old_logp"], t["advantages"], clip_low=hyper["clip_eps"])[0]
         v = value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
         return total_loss(p, v, t["entropy"], hyper["vf_coef"], hyper["ent_coef"])
 
     def kinks(self, ex: Example) -> dict:
-        from checker.specs.value_loss import value_kinks
-
         e = ex.hyper.get("clip_eps", 0.2)
         r = np.exp(ex.arrays["new_logp"] - ex.arrays["old_logp"])
         return {"new_logp": (np.abs(r - (1 + e)) <= 1e-9) | (np.abs(r - (1 - e)) <= 1e-9),

@@ -6,8 +6,17 @@ Monte Carlo theory, methods and examples, ch. 9)."""
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from checker.specs.base import Check, Example, close, contract_check, relation_compare, relation_same_on
+from checker.reference import effective_sample_size, trajectory_log_weight
+from checker.specs.base import (
+    Check,
+    Example,
+    close,
+    contract_check,
+    relation_compare,
+    relation_same_on,
+)
 from checker.specs.losses import draw_array, grid
 from checker.specs.pref_base import NamedOutputsSpec
 
@@ -154,10 +163,6 @@ class TrajectoryIsSpec(NamedOutputsSpec):
                              invalid=what) for what, a, b, m, g in bad]
 
     def reference_outputs(self, t: dict, hyper: dict) -> dict:
-        import torch
-
-        from checker.reference import effective_sample_size, trajectory_log_weight
-
         logp, old, mask, g = t["logp"], t["old_logp"], t["mask"], t["returns"]
         if logp.dim() != 2 or logp.shape != old.shape or logp.shape != mask.shape or logp.shape[0] == 0:
             raise ValueError("logp, old_logp and mask must be [N, T] of one shape with N >= 1")

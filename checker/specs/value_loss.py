@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from checker.reference import value_loss
 from checker.specs.base import Check, Example, close, relation_compare
 from checker.specs.losses import LossSpec, draw_array, draw_shape, grid, single_element
 
@@ -113,8 +114,6 @@ class ValueLossSpec(LossSpec):
         ] + self.defaults_pair(ex([1.0, -1.0, 0.5], [0.0, 0.0, 0.0], [2.0, 0.5, 1.5], "").arrays, "default clip_eps")
 
     def reference_loss(self, t: dict, hyper: dict):
-        from checker.reference import value_loss
-
         return value_loss(t["values"], t["old_values"], t["returns"], clip=hyper["clip_eps"])
 
     def example_classes(self):

@@ -18,9 +18,18 @@ from pathlib import Path
 from typing import Callable
 
 from checker.budget import CheckBudget
-from checker.report import BugOutcome, CheckResult, Report, RightOutcome, RunError, TestFailure, TestGrade
+from checker.report import (
+    BugOutcome,
+    CheckResult,
+    Report,
+    RightOutcome,
+    RunError,
+    TestFailure,
+    TestGrade,
+)
 from checker.sandbox import Call, run_candidate
 from checker.testwriting.implementations import FILENAME, MODULE, Implementation
+from drills import get_drill
 
 #: The harness that runs a test file's tests in the child: a module made there from its source (the child
 #: is forked from the sandbox's zygote, which holds nothing of this package).
@@ -131,7 +140,6 @@ def grade(source: str, drill_id: str, framework: str, impls: tuple[Implementatio
                 report.elapsed_ms = (time.perf_counter() - t0) * 1e3
                 return report
         runs.outcomes[runs.current] = (_rows(res), res.error)
-    from drills import get_drill
 
     drill = get_drill(drill_id)
     impls = runs.impls

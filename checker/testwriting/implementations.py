@@ -12,6 +12,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from drills import get_drill
+
 MODULE = "solution"
 FILENAME = "<implementation under test>"
 
@@ -49,8 +51,6 @@ def implementations(drill_id: str, framework: str) -> tuple[Implementation, ...]
     """What a test drill's tests run against: the model answer first, then the drill's other right answers
     (`right_files`), then one buggy copy per catalogued mistake of the drill under test (its canonical
     form), each stripped of comments and docstrings. The `Checker` builds them once per drill."""
-    from drills import get_drill
-
     drill = get_drill(drill_id)
     base = get_drill(drill.base)
     out = [Implementation("right", "model", "the model answer", strip(base.solution(framework)))]
