@@ -1,15 +1,15 @@
 """The verdict of one check as data (`Report`) and its two faces: one JSON object for tools and the
-editor, and a readable terminal report for a candidate."""
+editor, and a readable terminal report for a candidate.
+
+The app reads reports from its first screen on, so this module is on the app's start-up path: it loads
+neither numpy nor the sandbox package (which does); what an answer printed is made visible by the
+sandbox's `visible`, imported where it is used."""
 from __future__ import annotations
 
 import math
 import textwrap
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from checker.sandbox.text import visible
-
-# numpy is imported lazily: the app reads reports without paying for it at start-up
 
 
 @dataclass
@@ -332,6 +332,8 @@ def printed_lines(stdout: str, lines: int = PRINTED_LINES, width: int = PRINTED_
     """The last `lines` lines an answer printed, each cut at `width` characters, control characters
     shown as escapes (so printed escape sequences cannot redraw the verdict), with a first line
     saying how many earlier lines are not shown."""
+    from checker.sandbox.text import visible  # the app's start-up path: not the sandbox package's numpy
+
     all_lines = visible(stdout).rstrip().splitlines()
     shown = [ln if len(ln) <= width else ln[:width] + f"… ({len(ln) - width} more characters)"
              for ln in all_lines[-lines:]]
@@ -344,6 +346,8 @@ def printed_for_json(stdout: str, limit: int = PRINTED_JSON_CHARS) -> str:
     """What an answer printed, for JSON consumers: control characters shown as escapes, at most
     `limit` characters (the end, as the text report shows the last lines; a first line says how
     much was cut)."""
+    from checker.sandbox.text import visible  # the app's start-up path: not the sandbox package's numpy
+
     text = visible(stdout)
     if len(text) <= limit:
         return text
