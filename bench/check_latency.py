@@ -118,10 +118,11 @@ def main() -> int:
     exe = Path(sys.executable).with_name("ppo-drill")
     cases = []
     tmp = Path(tempfile.mkdtemp(prefix="ppo-drill-bench-"))
-    from drills import load_drills
+    from drills import load_drills, typed_drill_id
 
+    only = {typed_drill_id(i) for i in args.drills or ()}
     for d in load_drills():  # every implement-it drill, in both frameworks
-        if d.kind != "core" or (args.drills and d.id not in args.drills):
+        if d.kind != "core" or (only and d.id not in only):
             continue
         mistake = next((m for m in d.mistakes if m.id == WRONG.get(d.id)), d.mistakes[0] if d.mistakes else None)
         for fw in d.frameworks:

@@ -92,7 +92,9 @@ def parse(path: Path) -> Case | None:
             unnamed = value.strip()
     if expect is None or (not expect and not unnamed):
         return None  # no header, or an empty expect without saying what is wrong
-    return Case(path, path.parent.name, expect, framework, unnamed)
+    from drills import typed_drill_id  # a held-out corpus may name its folders policy_loss as well as policy-loss
+
+    return Case(path, typed_drill_id(path.parent.name), expect, framework, unnamed)
 
 
 def cases(folder: Path) -> list[Case]:

@@ -17,25 +17,25 @@ class UsageError(Exception):
 
 
 def drill_or_usage_error(drill_id: str):
-    """The drill of `drill_id` (either spelling); a `UsageError` naming the close ones when there is none."""
-    from drills import get_drill
+    """The drill of `drill_id` as typed (`policy_loss` names `policy-loss`); a `UsageError` naming the close
+    ones when there is none."""
+    from drills import get_drill, typed_drill_id
 
     try:
-        return get_drill(drill_id)
+        return get_drill(typed_drill_id(drill_id))
     except KeyError:
         raise UsageError(f"unknown drill {drill_id!r}{did_you_mean(drill_id)} (`ppo-drill drills` lists "
                          "every drill)") from None
 
 
 def did_you_mean(drill_id: str) -> str:
-    """"; did you mean gae?" for a drill id close to a known one (either spelling), else ""."""
+    """"; did you mean gae?" for a typed drill id close to a known one, else ""."""
     import difflib
 
-    from drills import load_drills
+    from drills import load_drills, typed_drill_id
 
-    ids = {d.id.replace("-", "_").lower(): d.id for d in load_drills()}
-    close = difflib.get_close_matches(drill_id.replace("-", "_").lower(), list(ids), n=3, cutoff=0.6)
-    return f"; did you mean {' or '.join(ids[c] for c in close)}?" if close else ""
+    close = difflib.get_close_matches(typed_drill_id(drill_id), [d.id for d in load_drills()], n=3, cutoff=0.6)
+    return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
 #: The first line `ppo-drill start` writes, naming the drill, so a fix-the-bug drill's file (which
@@ -63,7 +63,7 @@ def run_check(checker, source: str, drill: str | None, framework: str | None, se
     named_by_line = drill is None and (drill := drill_from_source(source)) is not None
     if drill is not None:
         try:
-            drill = drill_or_usage_error(drill).id  # either spelling: policy-loss is policy_loss
+            drill = drill_or_usage_error(drill).id  # as typed, or as an older version wrote the line
         except UsageError as exc:
             if not named_by_line:
                 raise

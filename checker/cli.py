@@ -44,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("drills", help="list the drills, with where you stand on each",
                        description="List every drill in track order: id, fix-the-bug or test mark, target "
                                    "minutes, your status (never tried, failed, passed with your best time), "
-                                   "frameworks, topic and title. An id can be written with - or _ "
-                                   "(policy-loss = policy_loss). `ppo-drill next` starts the first one not "
+                                   "frameworks, topic and title. An id can be typed with _ for - "
+                                   "(policy_loss is policy-loss). `ppo-drill next` starts the first one not "
                                    "passed yet.")
     p.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     p.set_defaults(handler=cmd_drills)

@@ -1,5 +1,5 @@
 """Loading the drill catalogue: `load_drills`, `get_drill`, `common_mistakes`, `shared_misconceptions`,
-`all_mistakes`.
+`all_mistakes`, and `typed_drill_id` for the ids people type.
 
 Reads `drills/index.yaml` (the order), every drill folder and its mistakes, validates them against
 `drills.schema`, and caches the result per content root, since the app lists drills at start-up and
@@ -53,20 +53,20 @@ def load_drills(root: Path | None = None) -> list[Drill]:
 
 
 def get_drill(drill_id: str, root: Path | None = None) -> Drill:
-    """The drill with this id; KeyError listing the known ids otherwise."""
+    """The drill with this id, as the catalogue spells it; KeyError listing the known ids otherwise. An id a
+    user typed goes through `typed_drill_id` first."""
     catalog = _catalog(_resolve(root))
     try:
         return catalog.by_id[drill_id]
     except KeyError:
-        spelled = _spelling(drill_id)  # policy-loss for policy_loss, fix_gae_direction for fix-gae-direction
-        for known_id, drill in catalog.by_id.items():
-            if _spelling(known_id) == spelled:
-                return drill
         raise KeyError(f"unknown drill {drill_id!r}; known drills: {', '.join(catalog.by_id)}") from None
 
 
-def _spelling(drill_id: str) -> str:
-    return str(drill_id).strip().lower().replace("-", "_")
+def typed_drill_id(typed: str) -> str:
+    """A drill id as a user typed it, in the catalogue's spelling: ids are kebab-case, so `policy_loss`,
+    `Policy-Loss` and ` policy-loss ` all name `policy-loss`. For what people type (command-line ids and
+    options, a file's drill line, the palette), never for ids the app stored or read from content."""
+    return str(typed).strip().lower().replace("_", "-")
 
 
 def common_mistakes(root: Path | None = None) -> dict[str, Mistake]:
@@ -155,7 +155,8 @@ def _read_index(root: Path) -> dict[str, list[str]]:
             raise fields.error(kind, "must be a list of drill ids")
         for drill_id in ids:
             if not isinstance(drill_id, str) or not DRILL_ID.match(drill_id):
-                raise fields.error(kind, f"{drill_id!r} is not a drill id (lowercase words joined by '_' or '-')")
+                raise fields.error(kind, f"{drill_id!r} is not a drill id (lowercase words joined by '-', "
+                                   f"like policy-loss)")
             if drill_id in seen:
                 raise fields.error(kind, f"drill {drill_id!r} is listed twice")
             seen.add(drill_id)
@@ -192,7 +193,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
     if fields.data.get("kind") == "run" and kind != "run":
         raise fields.error("kind", f"is 'run' but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
     fields.check_keys(DRILL_KEYS_REQUIRED, {"pitfall": DRILL_KEYS_PITFALL, "test": DRILL_KEYS_TEST}.get(kind, ()))
-    if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
+    if fields.ident("id", DRILL_ID, "a drill id: lowercase words joined by '-'") != drill_id:
         raise fields.error("id", f"must match the folder name {drill_id!r}")
     if fields.choice("kind", KINDS) != kind:
         raise fields.error("kind", f"is {fields.data['kind']!r} but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
@@ -224,7 +225,7 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
     if not prompt.lstrip().startswith(PITFALL_PROMPT_START):
         raise DrillContentError(folder / "prompt.md", None, f"a pitfall prompt must start with "
                                 f"{PITFALL_PROMPT_START!r}", root=root)
-    base_id = fields.ident("base", DRILL_ID, "a core drill id")
+    base_id = fields.ident("base", DRILL_ID, "a core drill id: lowercase words joined by '-'")
     if base_id not in core:
         raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
     base = core[base_id]
@@ -249,7 +250,7 @@ def _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, cor
     """A test-writing drill: starter/ and solution/ hold test files, right/ more right answers of the
     base drill (right/<framework>.<style>.py), nudges.yaml one nudge per base mistake."""
     _check_entries(folder, TEST_ENTRIES, root, "test drill")
-    base_id = fields.ident("base", DRILL_ID, "a core drill id")
+    base_id = fields.ident("base", DRILL_ID, "a core drill id: lowercase words joined by '-'")
     if base_id not in core:
         raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
     base = core[base_id]
@@ -441,7 +442,7 @@ def _read_run_drill(root: Path, drill_id: str, causes: dict[str, RunCause]) -> D
     path = folder / "drill.yaml"
     fields = Fields(read_yaml(path, root), path, root)
     fields.check_keys(DRILL_KEYS_RUN)
-    if fields.ident("id", DRILL_ID, "a drill id") != drill_id:
+    if fields.ident("id", DRILL_ID, "a drill id: lowercase words joined by '-'") != drill_id:
         raise fields.error("id", f"must match the folder name {drill_id!r}")
     if fields.choice("kind", KINDS) != "run":
         raise fields.error("kind", f"is {fields.data['kind']!r} but {INDEX_FILE} lists {drill_id!r} under 'run'")

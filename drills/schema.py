@@ -59,7 +59,9 @@ MISCONCEPTION_KEYS_OPTIONAL = ("plant", "recognise", "frameworks")
 
 CARD_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MISTAKE_ID = CARD_ID
-DRILL_ID = re.compile(r"^[a-z0-9]+(?:[_-][a-z0-9]+)*$")
+#: Drill ids are kebab-case like card and mistake ids (`policy-loss`); Python names built from one (a spec
+#: module, the file `ppo-drill start` writes) spell it with underscores.
+DRILL_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 HINT_HEADING = re.compile(r"^## Hint (\d+)\s*$")
 
 

@@ -70,6 +70,20 @@ def test_a_binary_file_or_an_unknown_drill_line_says_what_to_fix(tmp_path, capsy
     assert code == 2 and "`# ppo-drill drill: bogus` line names an unknown drill 'bogus'" in err
 
 
+def test_ids_typed_with_underscores_name_the_kebab_case_drill(tmp_path, capsys, monkeypatch):
+    """Drill ids are kebab-case; what a user types, or what an older version wrote in a file's drill
+    line, may spell them with _: a check by either finds and records the catalogue's id."""
+    older = tmp_path / "policy_loss_numpy.py"
+    older.write_text("# ppo-drill drill: policy_loss\n" + get_drill("policy-loss").solution("numpy"))
+    code, out, _ = run(["check", str(older), "--json"], capsys)
+    assert code == 0 and json.loads(out)["drill"] == "policy-loss"
+    code, out, _ = run(["check", "-", "--json", "--drill", "Value_Loss"], capsys,
+                       stdin=get_drill("value-loss").solution("torch"), monkeypatch=monkeypatch)
+    assert code == 0 and json.loads(out)["drill"] == "value-loss"
+    code, _, err = run(["hint", "polcy_loss"], capsys)
+    assert code == 2 and "did you mean policy-loss" in err
+
+
 def test_the_drill_list_keeps_its_columns():
     """Each column starts at the same place on every line, whatever the kind or the topic."""
     from drills import load_drills

@@ -87,10 +87,10 @@ def test_arguments_in_any_order_and_either_spelling(tmp_path):
     result = ppo("start", "gae", "--framework", "torch", "my_gae.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "import torch" in (tmp_path / "my_gae.py").read_text()
-    result = ppo("start", "--framework", "numpy", "policy-loss", cwd=tmp_path)
+    result = ppo("start", "--framework", "numpy", "policy_loss", cwd=tmp_path)  # the id is policy-loss
     assert result.returncode == 0, result.stderr
-    assert (tmp_path / "policy_loss_numpy.py").exists()
-    assert ppo("hint", "value-loss", "2").returncode == 0
+    assert (tmp_path / "policy_loss_numpy.py").read_text().splitlines()[0] == "# ppo-drill drill: policy-loss"
+    assert ppo("hint", "value_loss", "2").returncode == 0
     assert ppo("solution", "--framework", "torch", "fix_gae_direction").stdout == \
         get_drill("fix-gae-direction").solution("torch")
 

@@ -21,7 +21,7 @@ import pytest
 import torch
 
 from drills import (DrillContentError, all_mistakes, clear_cache, common_mistakes, get_drill, load_drills,
-                    shared_misconceptions)
+                    shared_misconceptions, typed_drill_id)
 
 ROOT = Path(__file__).resolve().parents[1]
 DRILLS_DIR = ROOT / "drills"
@@ -322,6 +322,25 @@ def test_get_drill_unknown_lists_known_ids(toy):
     assert "toy, fix-toy" in str(info.value)
 
 
+def test_a_drill_id_in_the_index_is_kebab_case(toy):
+    (toy / "toy").rename(toy / "toy_core")
+    edit(toy, "index.yaml", "core: [toy]", "core: [toy_core]")
+    assert str(broken(toy)) == ("drills/index.yaml: field 'core': 'toy_core' is not a drill id (lowercase words "
+                                "joined by '-', like policy-loss) (line 1)")
+
+
+def test_a_drill_yaml_base_is_kebab_case(toy):
+    edit(toy, "fix-toy/drill.yaml", "base: toy", "base: toy_core")
+    assert str(broken(toy)).startswith("drills/fix-toy/drill.yaml: field 'base': must be a core drill id: lowercase "
+                                       "words joined by '-' (got 'toy_core')")
+
+
+def test_get_drill_takes_the_catalogues_spelling_and_typed_ids_are_spelled_so_first(toy):
+    with pytest.raises(KeyError):
+        get_drill("fix_toy", toy)
+    assert typed_drill_id(" Fix_Toy ") == "fix-toy" and get_drill(typed_drill_id("fix_toy"), toy).id == "fix-toy"
+
+
 def test_unsupported_framework_is_a_clear_error(toy):
     drill = get_drill("toy", toy)
     with pytest.raises(ValueError, match="no 'torch' version"):
@@ -342,6 +361,31 @@ def test_shipped_content_loads_in_order():
     kinds = [d.kind for d in drills]
     assert kinds == sorted(kinds, key=["core", "pitfall", "test", "run"].index), "core, pitfall, test, then run drills"
     assert load_drills()[0] is drills[0], "parsing is cached"
+
+
+KEBAB_CASE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def test_every_drill_id_is_kebab_case_wherever_it_is_named():
+    """One spelling of drill ids, the cards' and the mistakes' (policy-loss, fix-gae-direction, test-gae,
+    run-01): the drills and their bases, the content folders, the diagnosis corpus, the checker specs and
+    the follow-up questions' keys. Python names built from an id (a spec module, a starter file) keep `_`."""
+    from cards.plan.followups import load_followups
+    from checker.specs import spec_for
+
+    drills = load_drills()
+    ids = {d.id for d in drills}
+    named = {f"drill {d.id}": d.id for d in drills}
+    named.update({f"base of {d.id}": d.base for d in drills if d.base})
+    named.update({f"drills/{p.name}/": p.name for p in DRILLS_DIR.iterdir() if p.is_dir() and p.name not in
+                  ("_common", "__pycache__")})
+    named.update({f"tests/diagnosis/{p.name}/": p.name for p in (ROOT / "tests" / "diagnosis").iterdir() if p.is_dir()})
+    named.update({f"spec of {d.id}": spec_for(d.id).drill_id for d in drills if d.kind == "core"})
+    named.update({f"followups.yaml stated_by_prompt: {k}": k for k in load_followups().stated_by_prompt})
+    bad = {where: drill_id for where, drill_id in named.items() if not KEBAB_CASE.fullmatch(drill_id)}
+    assert not bad, f"drill ids must be kebab-case: {bad}"
+    assert all(drill_id in ids for drill_id in named.values()), "every id named is a drill's"
+    assert all(typed_drill_id(drill_id.replace("-", "_")) == drill_id for drill_id in ids)
 
 
 def test_loader_stays_light():

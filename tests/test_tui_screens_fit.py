@@ -289,6 +289,23 @@ async def test_the_command_palette_opens_a_drill_its_fix_variant_and_its_cards(s
         assert isinstance(app.screen, WorkspaceScreen) and app.screen.drill.id == "fix-gae-direction"
 
 
+async def test_the_palette_finds_a_drill_by_its_id_typed_with_underscores():
+    """Drill ids are kebab-case; typed as an older version spelled them (loss_aggregation) the palette
+    finds the drill first all the same, and a function typed as it is written (ppo_policy_loss) still finds
+    its drill."""
+    from tui.palette import DrillCommands
+
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await ready(pilot)
+        provider = DrillCommands(app.screen)
+        for typed, label in (("loss_aggregation", "Drill: loss-aggregation"), ("policy_loss", "Drill: policy-loss"),
+                             ("ppo_policy_loss", "Drill: policy-loss")):
+            ranked = sorted([hit async for hit in provider.search(typed)], key=lambda h: -h.score)
+            top = [re.sub(r"\s+", " ", str(getattr(h.match_display, "plain", h.match_display))) for h in ranked]
+            assert top and top[0].startswith(label), (typed, top[:4])
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_drill_times_plot_has_no_legend_over_the_data_and_counts_are_whole(size):
     from datetime import timedelta

@@ -1,9 +1,9 @@
 """`DrillCommands`: the command palette (ctrl+p) opens drills and cards by name.
 
-Typing a drill's id, title words, topic or function ("gae", "policy loss", "whiten") offers the
-drill itself (first, when its id, function or title holds every word typed), its fix-the-bug and
-test-writing variants and a review of its cards; cards whose id, tags or concepts match are offered as
-one review too. Only opens screens: what a screen shows is its own business.
+Typing a drill's id (`policy_loss` as well as `policy-loss`), title words, topic or function ("gae",
+"policy loss", "whiten") offers the drill itself (first, when its id, function or title holds every word
+typed), its fix-the-bug and test-writing variants and a review of its cards; cards whose id, tags or
+concepts match are offered as one review too. Only opens screens: what a screen shows is its own business.
 """
 from __future__ import annotations
 
@@ -62,9 +62,14 @@ class DrillCommands(Provider):
         return 1.5 if drill.kind == "core" else 1.2
 
     async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
+        from drills import typed_drill_id
+
+        # a drill id typed with _ (policy_loss) is matched as the catalogue spells it too; a function name
+        # typed as it is written (ppo_policy_loss) still matches as typed
+        matchers = [self.matcher(query)] + ([self.matcher(typed_drill_id(query))] if "_" in query else [])
         for label, words, about, callback, drill in self._entries():
-            score = max(matcher.match(label), matcher.match(words) * 0.9)
+            score, matcher = max(((max(m.match(label), m.match(words) * 0.9), m) for m in matchers),
+                                 key=lambda scored: scored[0])
             if score > 0:
                 yield Hit(score * self._relevance(query, drill), matcher.highlight(label), callback, help=about)
         cards = self._cards_about(query)
