@@ -14,10 +14,11 @@ from typing import Any
 
 from drills.errors import DrillContentError
 from drills.model import Drill, Misconception, Mistake, RunCause
-from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED, DRILL_KEYS_RUN, DRILL_KEYS_TEST,
-                           FRAMEWORKS, KINDS, MISCONCEPTION_KEYS_OPTIONAL, MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID,
-                           MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED, PITFALL_ROWS, RUN_CAUSE_KEYS, RUN_FRAMEWORK,
-                           RUN_GIVEAWAY_KEYS, TOPICS, Fields, parse_hints, read_text, read_yaml)
+from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_FROM_BASE, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED,
+                           DRILL_KEYS_RUN, DRILL_KEYS_TEST, FRAMEWORKS, KINDS, MISCONCEPTION_KEYS_OPTIONAL,
+                           MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED,
+                           PITFALL_ROWS, RUN_CAUSE_KEYS, RUN_FRAMEWORK, RUN_GIVEAWAY_KEYS, TOPICS, Fields, parse_hints,
+                           read_text, read_yaml)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
 INDEX_FILE = "index.yaml"
@@ -192,16 +193,26 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
     fields = Fields(read_yaml(path, root), path, root)
     if fields.data.get("kind") == "run" and kind != "run":
         raise fields.error("kind", f"is 'run' but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
-    fields.check_keys(DRILL_KEYS_REQUIRED, {"pitfall": DRILL_KEYS_PITFALL, "test": DRILL_KEYS_TEST}.get(kind, ()))
+    derived = kind in ("pitfall", "test")  # a fix-the-bug or test-writing drill: a variant of its base drill
+    if derived:
+        for key in DRILL_KEYS_FROM_BASE:
+            if fields.has(key):
+                raise fields.error(key, f"a {kind} drill takes its base drill's {key}: remove this key")
+    fields.check_keys(DRILL_KEYS_REQUIRED + (() if derived else DRILL_KEYS_FROM_BASE),
+                      {"pitfall": DRILL_KEYS_PITFALL, "test": DRILL_KEYS_TEST}.get(kind, ()))
     if fields.ident("id", DRILL_ID, "a drill id: lowercase words joined by '-'") != drill_id:
         raise fields.error("id", f"must match the folder name {drill_id!r}")
     if fields.choice("kind", KINDS) != kind:
         raise fields.error("kind", f"is {fields.data['kind']!r} but {INDEX_FILE} lists {drill_id!r} under {kind!r}")
-    function = fields.identifier("function")
-    signature = fields.text("signature")
-    if not signature.startswith(function + "("):
-        raise fields.error("signature", f"must start with '{function}(' (the drill's function)")
     frameworks = fields.frameworks()
+    base = _base_drill(fields, core, frameworks) if derived else None
+    if base is not None:
+        function, signature = base.function, base.signature
+    else:
+        function = fields.identifier("function")
+        signature = fields.text("signature")
+        if not signature.startswith(function + "("):
+            raise fields.error("signature", f"must start with '{function}(' (the drill's function)")
     common: dict[str, Any] = dict(
         id=drill_id, title=fields.text("title"), kind=kind, function=function, signature=signature,
         frameworks=frameworks, target_minutes=fields.positive_int("target_minutes"),
@@ -220,20 +231,12 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
         return Drill(**common, prompt=prompt, prompt_zh=prompt_zh, hints=hints, _mistakes=mistakes)
 
     if kind == "test":
-        return _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, core)
+        return _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, base)
     _check_entries(folder, PITFALL_ENTRIES, root, "pitfall drill")
     if not prompt.lstrip().startswith(PITFALL_PROMPT_START):
         raise DrillContentError(folder / "prompt.md", None, f"a pitfall prompt must start with "
                                 f"{PITFALL_PROMPT_START!r}", root=root)
-    base_id = fields.ident("base", DRILL_ID, "a core drill id: lowercase words joined by '-'")
-    if base_id not in core:
-        raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
-    base = core[base_id]
-    if function != base.function:
-        raise fields.error("function", f"must be the base drill's function {base.function!r}")
-    for fw in frameworks:
-        if fw not in base.frameworks:
-            raise fields.error("frameworks", f"base drill {base_id!r} has no {fw!r} version")
+    base_id = base.id
     mistake_id = fields.ident("mistake", MISTAKE_ID, "a mistake id of the base drill")
     planted = next((m for m in base.mistakes if m.id == mistake_id), None)
     if planted is None:
@@ -246,19 +249,24 @@ def _read_drill(root: Path, drill_id: str, kind: str, core: dict[str, Drill],
                  _mistakes=tuple(base.mistakes), _base_path=base.path)
 
 
-def _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, core) -> Drill:
-    """A test-writing drill: starter/ and solution/ hold test files, right/ more right answers of the
-    base drill (right/<framework>.<style>.py), nudges.yaml one nudge per base mistake."""
-    _check_entries(folder, TEST_ENTRIES, root, "test drill")
+def _base_drill(fields: Fields, core: dict[str, Drill], frameworks: tuple[str, ...]) -> Drill:
+    """The core drill a fix-the-bug or test-writing drill is a variant of (its `base`), which has each of
+    the variant's frameworks; the variant's function and signature are the base's."""
     base_id = fields.ident("base", DRILL_ID, "a core drill id: lowercase words joined by '-'")
     if base_id not in core:
         raise fields.error("base", f"{base_id!r} is not a core drill (core drills: {', '.join(core)})")
     base = core[base_id]
-    if common["function"] != base.function:
-        raise fields.error("function", f"must be the base drill's function {base.function!r}")
-    for fw in common["frameworks"]:
+    for fw in frameworks:
         if fw not in base.frameworks:
             raise fields.error("frameworks", f"base drill {base_id!r} has no {fw!r} version")
+    return base
+
+
+def _read_test_drill(root, folder, fields, common, prompt, prompt_zh, hints, base: Drill) -> Drill:
+    """A test-writing drill: starter/ and solution/ hold test files, right/ more right answers of the
+    base drill (right/<framework>.<style>.py), nudges.yaml one nudge per base mistake."""
+    _check_entries(folder, TEST_ENTRIES, root, "test drill")
+    base_id = base.id
     for part in ("starter", "solution"):
         _check_code_folder(folder / part, common["frameworks"], root)
     right = folder / "right"

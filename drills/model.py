@@ -116,7 +116,9 @@ class RunCause:
 @dataclass(frozen=True, eq=False)
 class Drill:
     """One drill. A pitfall drill shows its base drill's buggy file as the starter and is checked
-    by the base drill's checker, so `solution`, `mistakes` and `starter` come from the base."""
+    by the base drill's checker, so `solution`, `mistakes` and `starter` come from the base. A pitfall or
+    test-writing drill is about its base drill's function: `function` and `signature` are the base's,
+    taken from it by the loader (its drill.yaml does not state them)."""
 
     id: str
     title: str

@@ -42,8 +42,10 @@ PITFALL_ROWS = {
     "entropy-sign": "entropy 符号",
 }
 
-DRILL_KEYS_REQUIRED = ("id", "title", "kind", "function", "signature", "frameworks", "target_minutes",
-                       "topic", "difficulty", "cards")
+DRILL_KEYS_REQUIRED = ("id", "title", "kind", "frameworks", "target_minutes", "topic", "difficulty", "cards")
+#: What a core drill states and a fix-the-bug or test-writing drill takes from its `base` (stating it there
+#: is an error: two copies of one signature drift apart).
+DRILL_KEYS_FROM_BASE = ("function", "signature")
 DRILL_KEYS_PITFALL = ("base", "mistake")
 DRILL_KEYS_TEST = ("base",)
 # A read-the-run drill has no function to write: the run it shows, the causes offered, the answer.

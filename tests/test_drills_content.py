@@ -125,8 +125,7 @@ TOY_FILES = {
     "toy/mistakes/toy-triple/mistake.yaml": ("id: toy-triple\ntitle: Triples\nexplanation: Uses 3. Use k.\n"
                                              "card: gae-returns\npitfall_row: min-max\n"),
     "toy/mistakes/toy-triple/numpy.py": TOY_SOLUTION.replace("return k *", "return 3 *"),
-    "fix-toy/drill.yaml": ('id: fix-toy\ntitle: "Fix toy"\nkind: pitfall\nfunction: double\n'
-                           'signature: "double(x, k=2) -> array"\nframeworks: [numpy]\ntarget_minutes: 2\n'
+    "fix-toy/drill.yaml": ('id: fix-toy\ntitle: "Fix toy"\nkind: pitfall\nframeworks: [numpy]\ntarget_minutes: 2\n'
                            "topic: gae\ndifficulty: easy\ncards: []\nbase: toy\nmistake: toy-triple\n"),
     "fix-toy/prompt.md": "This code has one bug. Fix it.\n",
     "fix-toy/hints.md": "## Hint 1\na?\n## Hint 2\nb\n## Hint 3\n**Shows the answer.** c\n",
@@ -279,6 +278,54 @@ def test_pitfall_mistake_must_support_its_frameworks(toy):
     edit(toy, "toy/mistakes/toy-triple/mistake.yaml", "card:", "frameworks: [numpy]\ncard:")
     edit(toy, "fix-toy/drill.yaml", "frameworks: [numpy]", "frameworks: [numpy, torch]")
     assert "field 'frameworks': mistake 'toy-triple' has no 'torch' file" in str(broken(toy))
+
+
+def test_a_pitfall_drill_takes_its_function_and_signature_from_its_base(toy):
+    pitfall = get_drill("fix-toy", toy)
+    assert (pitfall.function, pitfall.signature) == ("double", "double(x, k=2) -> array")
+
+
+@pytest.mark.parametrize("line", ["function: double", 'signature: "double(x, k=2) -> array"'])
+def test_a_pitfall_drill_stating_its_bases_function_or_signature_is_an_error(toy, line):
+    edit(toy, "fix-toy/drill.yaml", "kind: pitfall\n", f"kind: pitfall\n{line}\n")
+    key = line.split(":")[0]
+    assert str(broken(toy)) == (f"drills/fix-toy/drill.yaml: field {key!r}: a pitfall drill takes its base drill's "
+                                f"{key}: remove this key (line 4)")
+
+
+def _toy_test_drill(root: Path, extra: str = "") -> None:
+    """A test-writing drill of the toy drill, listed under `test:`."""
+    files = {
+        "test-toy/drill.yaml": ('id: test-toy\ntitle: "Test it: toy"\nkind: test\nbase: toy\n' + extra +
+                                "frameworks: [numpy]\ntarget_minutes: 5\ntopic: gae\ndifficulty: easy\ncards: []\n"),
+        "test-toy/prompt.md": "Write tests of double.\n",
+        "test-toy/hints.md": "## Hint 1\na?\n## Hint 2\nb\n## Hint 3\n**Shows the answer.** c\n",
+        "test-toy/starter/numpy.py": "def test_one():\n    assert True\n",
+        "test-toy/solution/numpy.py": "def test_one():\n    assert True\n",
+        "test-toy/nudges.yaml": "toy-triple: x = 1 shows it\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    edit(root, "index.yaml", "pitfall: [fix-toy]\n", "pitfall: [fix-toy]\ntest: [test-toy]\n")
+
+
+def test_a_test_drill_takes_the_function_it_tests_from_its_base(toy):
+    _toy_test_drill(toy)
+    clear_cache()
+    drill = get_drill("test-toy", toy)
+    assert (drill.function, drill.signature) == ("double", "double(x, k=2) -> array")
+
+
+def test_a_test_drill_stating_its_bases_signature_is_an_error(toy):
+    _toy_test_drill(toy, 'signature: "double(x, k=2) -> array"\n')
+    assert str(broken(toy)) == ("drills/test-toy/drill.yaml: field 'signature': a test drill takes its base drill's "
+                                "signature: remove this key (line 5)")
+
+
+def test_a_core_drill_states_its_function_and_signature(toy):
+    edit(toy, "toy/drill.yaml", "function: double\n", "")
+    assert str(broken(toy)) == "drills/toy/drill.yaml: field 'function': is required"
 
 
 def test_pitfall_keys_are_not_allowed_on_core_drills(toy):
