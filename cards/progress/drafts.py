@@ -3,7 +3,8 @@ already spent on the current attempt, so the drill's clock carries on when it is
 
 One plain file per drill and framework, `<data_dir>/answers/<drill>/<framework>.py`, so an answer
 can also be opened in any editor or handed to `ppo-drill check`; the clock is
-`<data_dir>/answers/<drill>/clock.json`. Every write goes to a temporary file in the same folder and
+`<data_dir>/answers/<drill>/clock.json`. A drill's folder follows its id when the drill is renamed
+(`follow_renames`, run when the progress store opens). Every write goes to a temporary file in the same folder and
 is then `os.replace`d over the old one: a crash mid-write leaves either the old content or the new
 one, never half of each. No Textual, no torch.
 """
@@ -78,6 +79,45 @@ def load_clock(drill_id: str, root: Path | str | None = None) -> float:
 def save_clock(drill_id: str, elapsed_s: float, root: Path | str | None = None) -> Path:
     """Remember the time spent on the current attempt (0 starts the next attempt afresh)."""
     return _write_atomically(clock_path(drill_id, root), json.dumps({"elapsed_s": round(float(elapsed_s), 1)}))
+
+
+def follow_renames(root: Path | str, renames: dict[str, str]) -> int:
+    """Move the saved answers kept under a renamed drill's old id (`cards.progress.renames.renamed_drills`)
+    to its new id, in every `answers/` folder of data folder `root` (the drill workspace's, practising
+    ahead's, each mock's); returns how many files moved. Where the new id's folder already holds a file of
+    the same name (work saved after the rename), that file is kept and the old one is left where it is:
+    nothing is overwritten. A file that cannot be moved is left as it is too."""
+    base = Path(root)
+    moved = 0
+    for answers in [base / ANSWERS, *base.glob(f"*/{ANSWERS}"), *base.glob(f"*/*/{ANSWERS}")]:
+        try:
+            olds = [Path(e.path) for e in os.scandir(answers) if e.name in renames and e.is_dir()]
+        except OSError:  # no such folder (most data folders have none), or one that cannot be read
+            continue
+        for old in olds:
+            new = answers / renames[old.name]
+            if not new.exists():
+                try:
+                    os.rename(old, new)
+                    moved += sum(1 for p in new.iterdir() if p.is_file())
+                    continue
+                except OSError:
+                    pass
+            for path in sorted(old.iterdir()):
+                target = new / path.name
+                if target.exists():
+                    continue
+                try:
+                    new.mkdir(exist_ok=True)
+                    os.rename(path, target)
+                    moved += 1
+                except OSError:
+                    pass
+            try:
+                old.rmdir()  # only once empty: a kept conflict stays in it
+            except OSError:
+                pass
+    return moved
 
 
 def _write_atomically(path: Path, text: str) -> Path:

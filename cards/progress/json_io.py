@@ -6,7 +6,9 @@ old one refuses newer exports clearly. Import is a merge, not a restore: reviews
 carry stable ids, so importing the same file twice adds nothing and two machines' histories combine.
 Every field of every row is checked before it is written; a bad row is skipped and named with its
 reason, and a file that is not an export at all imports nothing. Stored answer code is capped
-(`MAX_STORED_CODE`), on export and import as when an attempt is recorded.
+(`MAX_STORED_CODE`), on export and import as when an attempt is recorded. An export made before a drill was
+renamed imports under the drill's new id (`cards.progress.renames`): its attempts, states, saved answers,
+mock records and settings alike.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from cards.progress import renames
 from cards.progress.rows import BadRow, choice as _choice, fsrs_state as _state, number as _number, setting
 from cards.progress.rows import text as _text, time as _time
 from cards.progress.schema import SCHEMA_VERSION, put_state, utc_iso
@@ -122,6 +125,7 @@ def _review(r: dict, _known: set[str]) -> tuple:
 
 def _drill_id(row: dict, known: set[str]) -> str:
     drill_id = _text(row, "drill_id")
+    drill_id = renames.renamed_drills().get(drill_id, drill_id)  # an export made before the drill was renamed
     if drill_id not in known:
         raise BadRow(f"unknown drill {drill_id!r}")
     return drill_id
@@ -145,7 +149,7 @@ def _mock(m: dict, _known: set[str]) -> tuple:
     if not isinstance(payload, dict):
         raise BadRow(f"field 'payload' must be an object, got {type(payload).__name__}")
     return (_text(m, "id"), _number(m, "seed", -2**63, 2**63 - 1, whole=True), _time(m, "started_at"),
-            _time(m, "finished_at", optional=True), json.dumps(payload))
+            _time(m, "finished_at", optional=True), json.dumps(renames.mock_payload(payload, renames.renamed_drills())))
 
 
 def _checked_rows(data: dict, kind: str, check, known: set[str], skipped: list[str]):
@@ -206,6 +210,7 @@ def import_data(db: sqlite3.Connection, data: dict, known_drills: set[str] | Non
         if not isinstance(key, str) or not key:
             skipped.append(f"settings: key {key!r} is not a name")
             continue
+        value = renames.setting(key, value, renames.renamed_drills())
         try:
             setting(key, value)
         except BadRow as exc:

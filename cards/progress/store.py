@@ -13,6 +13,8 @@ settings. Why it is built this way:
   the user's bytes stay exactly as they were.
 - The schema (`cards.progress.schema`) is versioned with `PRAGMA user_version` and an ordered list of
   migrations, each run in the same transaction as its version bump, after a backup of the file.
+- A card or drill renamed by a content change keeps its history: an open moves what is kept under the old
+  id to the new one (`cards.progress.renames`), a read-only file is read that way without being touched.
 
 JSON export / import lives in `cards.progress.json_io`.
 """
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from cards.progress import json_io, renames, rows
+from cards.progress.drafts import follow_renames as move_renamed_answers
 from cards.progress.faults import describe_fault, is_damage, kind_of
 from cards.progress.header import peek
 from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
@@ -270,13 +273,22 @@ class ProgressStore:
                 self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     def _follow_renames(self) -> None:
-        """Move rows kept under a card's old id to its new one (`cards.progress.renames`); a store that
-        cannot be written reads the old rows as they are."""
-        mapping = renames.renamed_cards()
-        if self.read_only or not renames.pending(self._db, mapping):
+        """Move rows kept under a renamed card's or drill's old id to its new one (`cards.progress.renames`),
+        and this data folder's saved answers with them (`cards.progress.drafts.follow_renames`). A store
+        that cannot be written reads an in-memory copy with the renames followed, so an old file on a
+        read-only disk shows everything under the new ids and is not touched."""
+        cards, drills = renames.renamed_cards(), renames.renamed_drills()
+        due = renames.pending(self._db, cards) or renames.drills_pending(self._db, drills)
+        if self.read_only:
+            if due:
+                old, self._db = self._db, renames.followed_copy(self._db, cards, drills)
+                old.close()
             return
-        with self._write() as db:
-            renames.follow(db, mapping)
+        if due:
+            with self._write() as db:
+                renames.follow(db, cards)
+                renames.follow_drills(db, drills)
+        move_renamed_answers(self.path.parent, drills)
 
     @property
     def schema_version(self) -> int:
@@ -628,6 +640,7 @@ class ProgressStore:
             with self._write() as db:
                 added, skipped = json_io.import_data(db, data, known_drills)
                 renames.follow(db, renames.renamed_cards())  # an export made before a card was renamed
+                # (`import_data` reads an export's old drill ids as the new ones itself)
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"{source_name}: malformed progress data ({exc}); nothing was imported") from exc
         if drafts:
