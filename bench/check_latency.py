@@ -132,7 +132,7 @@ def main() -> int:
             if mistake is not None and fw in mistake.frameworks:
                 answers.append(("wrong", mistake.source(fw)))
             for kind, source in answers:
-                path = tmp / f"{d.id}_{fw}_{kind}.py"
+                path = tmp / f"{d.id.replace('-', '_')}_{fw}_{kind}.py"  # a Python file name keeps _
                 path.write_text(source)
                 cases.append((d.id, fw, kind, path))
 
