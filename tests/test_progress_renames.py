@@ -221,3 +221,36 @@ def test_saved_answers_where_the_new_id_has_one_too_keep_it_and_lose_nothing(tmp
     assert drafts.load_draft(NEW_DRILL, "numpy", tmp_path) == "# new numpy\n"
     assert drafts.load_draft(NEW_DRILL, "torch", tmp_path) == "# old torch\n"
     assert (tmp_path / "answers" / OLD_DRILL / "numpy.py").read_text() == "# old numpy\n"  # kept where it was
+
+
+def test_values_not_shaped_as_the_app_writes_them_are_left_as_they_are(tmp_path):
+    """A damaged or hand-edited value that names an old drill id never stops the store from opening: what
+    can be renamed is, the rest stays as it was, for the reads that name it."""
+    import json
+    import sqlite3
+
+    from cards.progress.store import store_path
+
+    with open_store(tmp_path) as store:
+        store.set_setting("plan_extra", {"day": "2026-12-01", "drills": [[OLD_DRILL], OLD_DRILL]})
+        store.set_setting("preview_log", "not a log")
+        store.record_mock(seed=1, started_at=WHEN, payload={"plan": {"items": "nothing"}, "results": [3]},
+                          mock_id="odd")
+        store.record_mock(seed=2, started_at=WHEN, payload={}, mock_id="broken")
+        store.record_attempt(OLD_DRILL, framework="numpy", started_at=WHEN, passed=False)
+    db = sqlite3.connect(store_path(tmp_path))
+    with db:
+        db.execute("UPDATE mock_session SET payload = ? WHERE id = 'broken'", ('{"plan": [' + OLD_DRILL,))
+    db.close()
+    with open_store(tmp_path) as store:
+        assert len(store.attempts(NEW_DRILL)) == 1
+
+        def raw(sql: str) -> str:
+            return store._db.execute(sql).fetchone()[0]
+
+        extra = json.loads(raw("SELECT value FROM setting WHERE key = 'plan_extra'"))
+        assert extra["drills"] == [[OLD_DRILL], NEW_DRILL]
+        assert json.loads(raw("SELECT value FROM setting WHERE key = 'preview_log'")) == "not a log"
+        assert json.loads(raw("SELECT payload FROM mock_session WHERE id = 'odd'")) == {"plan": {"items": "nothing"},
+                                                                                         "results": [3]}
+        assert raw("SELECT payload FROM mock_session WHERE id = 'broken'") == '{"plan": [' + OLD_DRILL

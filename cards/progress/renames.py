@@ -5,9 +5,10 @@ attempts and schedule state, and it is written inside a few JSON values too (the
 preview log, today's plan extras, each mock's record). Content changes sometimes rename a card or a drill
 (a card id that said where the card came from rather than what it asks; the core drills' snake_case ids
 respelled in kebab-case like every other drill's); without this the user's history would be orphaned
-under the old id and the card or drill would come back as new. `renamed_cards.yaml` and `renamed_drills.yaml` list old -> new; `follow(db)` and
-`follow_drills(db)` apply them inside the caller's transaction, `followed_copy` for a store that cannot
-be written. The saved answers' folders, named by drill id, are moved by `cards.progress.drafts`.
+under the old id and the card or drill would come back as new. `renamed_cards.yaml` and
+`renamed_drills.yaml` list old -> new; `follow(db)` and `follow_drills(db)` apply them inside the caller's
+transaction, `followed_copy` for a store that cannot be written. The saved answers' folders, named by
+drill id, are moved by `cards.progress.drafts`.
 """
 from __future__ import annotations
 
@@ -144,14 +145,17 @@ def _clocks(value: Any, renames: dict[str, str]) -> Any:
 def _previews(value: Any, renames: dict[str, str]) -> Any:
     if not isinstance(value, list):
         return value
-    return [{**e, "ref": _renamed(e["ref"], renames)} if isinstance(e, dict) and e.get("kind") == "drill" and "ref" in e
-            else e for e in value]
+    return [{**e, "ref": _renamed(e["ref"], renames)} if isinstance(e, dict) and e.get("kind") == "drill"
+            and "ref" in e else e for e in value]
 
 
 def _plan_extra(value: Any, renames: dict[str, str]) -> Any:
     if not isinstance(value, dict) or not isinstance(value.get("drills"), list):
         return value
-    return {**value, "drills": list(dict.fromkeys(_renamed(d, renames) for d in value["drills"]))}
+    drills = [_renamed(d, renames) for d in value["drills"]]
+    if all(isinstance(d, str) for d in drills):  # one entry per drill, as the plan keeps them
+        drills = list(dict.fromkeys(drills))
+    return {**value, "drills": drills}
 
 
 #: the settings whose value names drills (the solve clocks, the preview log, today's plan extras), and how
