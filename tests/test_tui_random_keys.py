@@ -4,6 +4,9 @@ keys while quitting, and a seeded random-key run across every screen (fixed cloc
 `bench/random_keys.py` runs the same driver for 10,000 keys."""
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from textual.app import App
 from textual.command import CommandPalette
@@ -50,6 +53,48 @@ async def burst(app, pilot, *keys: str) -> None:
     await pilot.pause()
 
 
+def record_palettes(monkeypatch) -> list:
+    """Every command palette opened from here on, in order (the app's and Textual's own: one class)."""
+    from tui.widgets import textual_guards
+
+    opened = []
+    init = textual_guards.CommandPalette.__init__
+
+    def recording_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(textual_guards.CommandPalette, "__init__", recording_init)
+    return opened
+
+
+def countdowns(node) -> list:
+    """The node's one-shot timers that have neither fired nor been stopped."""
+    return [t for t in list(node._timers) if t._repeat == 0 and t._task is not None and not t._task.done()]
+
+
+def still_to_run(app, palettes) -> list:
+    """What the palettes, open or closed, still have to run: a gather worker, or a countdown (the "no
+    matches" and busy timers, 0.5 s in Textual 8.2) that has neither fired nor been stopped."""
+    return ([w for w in app.workers if w.node in palettes and not w.is_finished]
+            + [t for p in palettes for t in countdowns(p)])
+
+
+async def until(pilot, condition, what: str, timeout: float = 10.0) -> None:
+    """Wait until `condition()` holds (checked every 10 ms, at most `timeout` seconds), then for the app."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not {what} after {timeout} s"
+        await asyncio.sleep(0.01)
+    await pilot.pause()
+
+
+async def until_palettes_done(app, pilot, palettes) -> None:
+    """Until every palette's gather worker has ended and each countdown it started has run out (fired,
+    or stopped with its palette): whatever a palette closed mid-search still does has happened."""
+    await until(pilot, lambda: not still_to_run(app, palettes), "done with the palettes' worker and timers")
+
+
 async def test_palette_help_palette_opens_one_palette_over_help():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -94,13 +139,15 @@ async def test_an_option_list_not_laid_out_takes_page_keys():
         await pilot.pause()
 
 
-async def test_closing_the_palette_while_it_gathers_commands():
+async def test_closing_the_palette_while_it_gathers_commands(monkeypatch):
     app = make_app()
+    palettes = record_palettes(monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         for _ in range(5):
             await burst(app, pilot, "ctrl+p", "z", "q", "escape")
-        await pilot.pause(0.6)  # past the "no matches" countdown of a palette closed mid-search
+        assert len(palettes) == 5
+        await until_palettes_done(app, pilot, palettes)  # past the "no matches" countdown of each one
     assert app._exception is None
 
 
@@ -177,7 +224,7 @@ async def test_only_a_closed_screens_missing_widgets_are_forgiven():
 
 
 @pytest.mark.parametrize("opened_by", ["keys", "search_themes", "search_commands"])
-async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by):
+async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by, monkeypatch):
     """The palettes Textual pushes itself (the theme search behind the palette's "Theme" command,
     `search_commands`) are the guarded palette too: typing, then f1 (which closes a palette) while it
     still gathers matches, ended the app with NoMatches(CommandList). Found by bench/random_keys.py,
@@ -187,12 +234,14 @@ async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by):
     from tui.widgets import textual_guards
 
     app = make_app()
+    palettes = record_palettes(monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         for _ in range(4):
             if opened_by == "keys":
                 await pilot.press("ctrl+p", *"theme")
-                await pilot.pause(0.3)
+                await until_palettes_done(app, pilot, palettes)  # the "theme" search has its matches
+                assert palettes[-1].query_one("CommandList").option_count
                 await pilot.press("enter")
             elif opened_by == "search_themes":
                 app.search_themes()
@@ -201,7 +250,8 @@ async def test_textuals_own_palettes_closed_mid_search_do_not_crash(opened_by):
             await pilot.pause()
             assert isinstance(app.screen, textual_guards.CommandPalette), app.screen_stack
             await burst(app, pilot, "4", "f1")
-            await pilot.pause(0.6)  # past the gather worker's last refresh and the "no matches" timer
+            await until_palettes_done(app, pilot, palettes)  # past the gather worker's last refresh and
+            # the "no matches" timer
             await pilot.press("escape", "escape")
     assert app._exception is None
 
@@ -218,8 +268,8 @@ async def test_a_palette_opened_while_the_last_one_is_still_being_removed_waits_
         assert isinstance(app.screen, CommandPalette)
         app.pop_screen()
         app.action_command_palette()  # at once: the popped palette is still being removed
-        for _ in range(20):
-            await pilot.pause(0.02)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette) and not countdowns(app),
+                    "a palette on top, the app's retries over")
         assert app._exception is None
         assert isinstance(app.screen, CommandPalette)
         assert [isinstance(s, CommandPalette) for s in app.screen_stack].count(True) == 1
