@@ -34,7 +34,6 @@ from checker.specs import (
 )
 from checker.specs.base import Check, DrillSpec, Example, Expected
 
-
 #: Every core drill's spec by drill id, grouped as the track lists them.
 SPECS: dict[str, DrillSpec] = {m.SPEC.drill_id: m.SPEC for m in (
     gae, policy_loss, value_loss, total_loss, actor_loss,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.reference.cispo import cispo_loss
-from checker.specs.base import Axis, Check, Example, contract_check
+from checker.specs.base import Axis, Check, Example, contract_check, first_where
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
@@ -167,11 +167,11 @@ def _finite_outputs(ex: Example, got: dict) -> str | None:
         return f"on {ex.label} your loss is {loss}"
     w = np.asarray(got["weights on valid tokens"])
     if not np.isfinite(w).all():
-        b, t = np.argwhere(~np.isfinite(w))[0]
+        b, t = first_where(~np.isfinite(w))
         return f"on {ex.label} your weight at row {b}, t = {t} is {w[b, t]}"
     g = got.get("grad:log_prob")
     if g is not None and not np.isfinite(g).all():
-        b, t = np.argwhere(~np.isfinite(g))[0]
+        b, t = first_where(~np.isfinite(g))
         return f"on {ex.label} the gradient w.r.t. log_prob is {g[b, t]} at row {b}, t = {t}"
     return None
 

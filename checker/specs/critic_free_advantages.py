@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.reference.critic_free import critic_free_advantages
-from checker.specs.base import Axis, Check, Example, contract_check
+from checker.specs.base import Axis, Check, Example, contract_check, first_where
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import draw_lengths, maybe_fill_padding
@@ -58,7 +58,7 @@ def _finite_advantages(ex: Example, got: dict) -> str | None:
     bad = ex.arrays["response_mask"] & ~np.isfinite(a)
     if not bad.any():
         return None
-    b, t = (int(i) for i in np.argwhere(bad)[0])
+    b, t = first_where(bad)
     return f"on {ex.label} your advantage at row {b}, t = {t} is {a[b, t]}"
 
 

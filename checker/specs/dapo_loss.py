@@ -13,7 +13,7 @@ import torch
 
 from checker.reference.dapo import dapo_loss
 from checker.sandbox.model import Call
-from checker.specs.base import Axis, Check, Example, close, contract_check
+from checker.specs.base import Axis, Check, Example, close, contract_check, first_where
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import as_float32, maybe_fill_padding
@@ -49,9 +49,9 @@ def _groups_centred(ex: Example, got: dict) -> str | None:
     if not np.isfinite(a).all():
         return None
     sums = a.reshape(-1, G).sum(axis=1)
-    bad = np.argwhere(~close(sums, np.zeros_like(sums)))
-    if bad.size:
-        p = int(bad[0][0])
+    bad = ~close(sums, np.zeros_like(sums))
+    if bad.any():
+        (p,) = first_where(bad)
         return f"the advantages of prompt {p} (rows {p * G} to {p * G + G - 1}) sum to {sums[p]:.6g}, not 0"
     return None
 

@@ -20,6 +20,7 @@ from checker.specs.base import (
     close,
     contract_check,
     describe,
+    first_where,
     relation_compare,
     rounded,
 )
@@ -228,7 +229,7 @@ def _finite_losses(ex: Example, got: dict) -> str | None:
     x = np.asarray(got["losses"], dtype=np.float64)
     if np.isfinite(x).all():
         return None
-    r, m = np.argwhere(~np.isfinite(x))[0]
+    r, m = first_where(~np.isfinite(x))
     return f"on {ex.label} your loss for rank {r}, micro-batch {m} is {x[r, m]}"
 
 

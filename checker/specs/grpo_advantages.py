@@ -18,6 +18,7 @@ from checker.specs.base import (
     OutputProblem,
     contract_check,
     describe,
+    first_where,
 )
 from checker.specs.losses import grid
 from checker.specs.token_batches import (
@@ -58,9 +59,9 @@ def _per_response(ex: Example, got: dict) -> np.ndarray:
 
 def _padding_zero(ex: Example, got: dict) -> str | None:
     adv, mask = np.asarray(got["advantages"]), ex.arrays["response_mask"]
-    bad = np.argwhere(~mask & (adv != 0))
-    if len(bad):
-        b, t = bad[0]
+    bad = ~mask & (adv != 0)
+    if bad.any():
+        b, t = first_where(bad)
         return f"row {b}, t = {t} is padding (the response has {int(mask[b].sum())} tokens) but holds {adv[b, t]:.6g}"
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from checker.reference.sequence_ratio import gspo_loss
-from checker.specs.base import Axis, Check, Example, contract_check
+from checker.specs.base import Axis, Check, Example, contract_check, first_where
 from checker.specs.llm_outputs import LlmOutputsSpec, finite_padding, right_padded
 from checker.specs.losses import draw_array, grid
 from checker.specs.token_batches import as_float32, draw_lengths, maybe_fill_padding
@@ -186,7 +186,7 @@ def _finite_outputs(ex: Example, got: dict) -> str | None:
         return f"on {ex.label} your loss is {loss}"
     s = np.asarray(got["seq_ratio"])
     if not np.isfinite(s).all():
-        b = int(np.argwhere(~np.isfinite(s))[0][0])
+        (b,) = first_where(~np.isfinite(s))
         return f"on {ex.label} your seq_ratio of row {b} is {s[b]}"
     return None
 

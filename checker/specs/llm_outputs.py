@@ -21,6 +21,7 @@ from checker.specs.base import (
     OutputProblem,
     cut_tokens,
     describe,
+    first_where,
     relation_compare,
     rounded,
     single_rows,
@@ -168,7 +169,7 @@ class LlmOutputsSpec(NamedOutputsSpec):
                 g = np.asarray(got[name], dtype=np.float64)
                 bad = pad & ~(g == 0.0)
                 if bad.any():
-                    b, t = (int(i) for i in np.argwhere(bad)[0])
+                    b, t = first_where(bad)
                     return f"your {name} at row {b}, t = {t} (a padded position) is {g[b, t]:.6g}, not 0"
             return None
         what = " and ".join(names)
