@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checker import cli as checker_cli
-from checker.report import Diagnosis, Report
+from checker.report import Diagnosis, Report, RunError
 from cards.progress.paths import data_dir
 from cards.progress.store import open_store
 from tui import cli
@@ -48,10 +48,10 @@ def test_a_file_that_never_ran_is_not_an_attempt(capsys):
     """As on the paste screen: a syntax error, or a file with no function of the drill (checked
     against the wrong drill), is not an attempt; code that ran and raised is one."""
     for kind in ("syntax", "missing-function"):
-        record_cli_check(Report("policy-loss", "numpy", False, error={"kind": kind, "message": "x"}), None, "x")
+        record_cli_check(Report("policy-loss", "numpy", False, error=RunError(kind, "x")), None, "x")
         assert "not counted as an attempt at policy-loss" in capsys.readouterr().err
     with open_store() as store:
         assert store.attempts() == [] and store.drill_state("policy-loss") is None
-    record_cli_check(Report("policy-loss", "numpy", False, error={"kind": "exception", "message": "x"}), None, "x")
+    record_cli_check(Report("policy-loss", "numpy", False, error=RunError("exception", "x")), None, "x")
     with open_store() as store:
         assert [a.drill_id for a in store.attempts()] == ["policy-loss"]

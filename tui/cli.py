@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, *, checker=None) -> int:
     """Run `ppo-drill` with `argv`. `checker`: a `checker.engine.Checker` for the commands that check
     answers to use instead of making their own (a long-lived caller's warm one, a test session's)."""
+    before = _unreadable_rows()
     parser = build_parser()
     args = parser.parse_args(argv)
     args.checker = checker
@@ -109,14 +110,20 @@ def main(argv: list[str] | None = None, *, checker=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     finally:
-        _say_unreadable_rows()
+        _say_unreadable_rows(before)
 
 
-def _say_unreadable_rows() -> None:
-    """Name, on stderr, the rows of the user's progress the command could not read (it went on
-    without them; they are still in the database as they were)."""
+def _unreadable_rows() -> list[str]:
+    """The rows of the progress this process could not read so far (none before the store was loaded)."""
     store = sys.modules.get("cards.progress.store")
-    problems = store.reported_problems() if store is not None else []
+    return store.reported_problems() if store is not None else []
+
+
+def _say_unreadable_rows(before: list[str]) -> None:
+    """Name, on stderr, the rows of the user's progress the command could not read (it went on
+    without them; they are still in the database as they were): those met since `before`, so a
+    process that runs several commands (a test session) names each command's own."""
+    problems = [what for what in _unreadable_rows() if what not in before]
     if problems:
         print(f"ppo-drill: {len(problems)} row(s) of your progress could not be read and were skipped "
               "(left in the database as they are):", file=sys.stderr)
