@@ -306,8 +306,11 @@ class _Run:
         self.axes = [a for a in axes if a.id in self.axis_examples]
         self._cand_is_ref: dict[tuple[int, str], bool] = {}
         # per axis, its examples where the answer differs first: most variants fail there at once
-        self.ordered = {a.id: sorted(self.axis_examples[a.id], key=lambda i, f=a.field: self.cand_is_ref(i, f))
-                        for a in self.axes}
+        self.ordered = {a.id: self._differing_first(a) for a in self.axes}
+
+    def _differing_first(self, axis) -> list[int]:
+        """The axis's examples, those where the answer differs from the reference first."""
+        return sorted(self.axis_examples[axis.id], key=lambda i: self.cand_is_ref(i, axis.field))
 
     def value(self, view: dict | None, f: str):
         return "<raised>" if view is None else view.get(f, "<missing>")

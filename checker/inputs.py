@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+from platformdirs import user_cache_dir
 
 from checker.private_apis import check_private_apis
 from checker.specs import DrillSpec, Example, Expected
@@ -36,7 +37,6 @@ def cache_dir() -> Path:
     home = os.environ.get("PPO_DRILL_HOME")
     if home:
         return Path(home).expanduser() / "cache"
-    from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("ppo-drill", appauthor=False))
 
@@ -89,7 +89,9 @@ def _without_local_constants():
     and a warning says so."""
     if not check_private_apis():
         return contextlib.nullcontext()
-    from hypothesis.internal.conjecture import providers  # only when drawing: the disk cache usually has them
+    from hypothesis.internal.conjecture import (
+        providers,  # only when drawing: the disk cache usually has them
+    )
 
     @contextlib.contextmanager
     def patched():
@@ -106,7 +108,12 @@ def _without_local_constants():
 
 
 def _draw(spec: DrillSpec, framework: str, seed: int, n: int) -> tuple[Example, ...]:
-    from hypothesis import HealthCheck, Phase, given, settings  # only when the disk cache misses
+    from hypothesis import (  # only when the disk cache misses
+        HealthCheck,
+        Phase,
+        given,
+        settings,
+    )
     from hypothesis import seed as hseed
 
     drawn: list[Example] = []

@@ -8,17 +8,38 @@ the checker looks them up on every check. Only PyYAML is imported: no torch, no 
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from drills.errors import DrillContentError
 from drills.model import Drill, Misconception, Mistake, RunCause
-from drills.schema import (DIFFICULTIES, DRILL_ID, DRILL_KEYS_FROM_BASE, DRILL_KEYS_PITFALL, DRILL_KEYS_REQUIRED,
-                           DRILL_KEYS_RUN, DRILL_KEYS_TEST, FRAMEWORKS, KINDS, MISCONCEPTION_KEYS_OPTIONAL,
-                           MISCONCEPTION_KEYS_REQUIRED, MISTAKE_ID, MISTAKE_KEYS_OPTIONAL, MISTAKE_KEYS_REQUIRED,
-                           PITFALL_ROWS, RUN_CAUSE_KEYS, RUN_FRAMEWORK, RUN_GIVEAWAY_KEYS, TOPICS, Fields, parse_hints,
-                           read_text, read_yaml)
+from drills.schema import (
+    DIFFICULTIES,
+    DRILL_ID,
+    DRILL_KEYS_FROM_BASE,
+    DRILL_KEYS_PITFALL,
+    DRILL_KEYS_REQUIRED,
+    DRILL_KEYS_RUN,
+    DRILL_KEYS_TEST,
+    FRAMEWORKS,
+    KINDS,
+    MISCONCEPTION_KEYS_OPTIONAL,
+    MISCONCEPTION_KEYS_REQUIRED,
+    MISTAKE_ID,
+    MISTAKE_KEYS_OPTIONAL,
+    MISTAKE_KEYS_REQUIRED,
+    PITFALL_ROWS,
+    RUN_CAUSE_KEYS,
+    RUN_FRAMEWORK,
+    RUN_GIVEAWAY_KEYS,
+    TOPICS,
+    Fields,
+    parse_hints,
+    read_text,
+    read_yaml,
+)
 
 DEFAULT_ROOT = Path(__file__).resolve().parent
 INDEX_FILE = "index.yaml"
@@ -444,8 +465,6 @@ def _read_run_drill(root: Path, drill_id: str, causes: dict[str, RunCause]) -> D
     """A read-the-run drill: a training run's log (`run.json`, made by `python -m checker.runs`), the
     causes it offers (ids of `_common/run_causes.yaml`), the one that is planted, what gives it away, and
     for every other cause what in the log rules it out."""
-    import json
-
     folder = root / drill_id
     path = folder / "drill.yaml"
     fields = Fields(read_yaml(path, root), path, root)

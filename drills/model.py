@@ -6,8 +6,11 @@ sees the change without restarting the app.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from drills.runlog import answer_sheet
 
 
 def _unsupported(what: str, framework: str, frameworks: tuple[str, ...]) -> ValueError:
@@ -56,8 +59,6 @@ class Mistake:
     def forms(self, framework: str) -> list[tuple[str, str]]:
         """(label, source) of every variant of this mistake for `framework`: each form file, once per
         `params` substitution that the file uses (whole words, parenthesised)."""
-        import re
-
         out = []
         for path in self.form_paths(framework):
             src = path.read_text(encoding="utf-8")
@@ -193,7 +194,6 @@ class Drill:
 
     def starter(self, framework: str) -> str:
         if self.is_run:  # the answer sheet: the run's log, the causes, and the two lines to fill in
-            from drills.runlog import answer_sheet
 
             self._check_framework(framework)
             return answer_sheet(self)
@@ -201,7 +201,6 @@ class Drill:
 
     def solution(self, framework: str) -> str:
         if self.is_run:  # the sheet filled in: the planted cause and the line that names its giveaway
-            from drills.runlog import answer_sheet
 
             self._check_framework(framework)
             return answer_sheet(self, answered=True)

@@ -124,6 +124,71 @@ def test_untied_modules_stay_untied(module):
     assert not bad, f"{module} imports {sorted(bad)}"
 
 
+# The start-up boundaries: the only modules whose imports wait until a function of theirs runs, and why.
+LAZY_BOUNDARIES = {
+    "tui/cli.py": "`ppo-drill --help` loads no sub-command's libraries: each handler imports what it runs",
+    "tui/commands.py": "sub-commands registered by `ppo-drill --help`",
+    "tui/mock_command.py": "sub-commands registered by `ppo-drill --help`",
+    "checker/cli.py": "sub-commands registered by `ppo-drill --help`; `check` and `watch` start the sandbox's "
+                      "zygote before the drills or the engine load",
+    "cards/cli.py": "sub-commands registered by `ppo-drill --help`",
+    "cards/plan/cli.py": "sub-commands registered by `ppo-drill --help`",
+    "tui/app.py": "the first paint: each screen but the dashboard, and the checker's client, load when first used",
+    "checker/answer_check.py": "imported by the command line before `check` starts the zygote, which must be "
+                               "forked before the drills or the engine load",
+    "checker/service.py": "the app's side (the client) stays light; the worker starts its zygote before the "
+                          "engine loads",
+    "checker/report.py": "the app reads reports from its first screen: not the sandbox package (numpy)",
+    "checker/private_apis.py": "checked at the app's start: importlib.metadata only when a check runs",
+    "tui/widgets/highlight_queries.py": "a private Textual module, imported only once its attributes are checked",
+}
+# The sandbox's own processes (the zygote, the answer's child) load only what an answer may use.
+LAZY_BOUNDARY_FOLDERS = ("checker/sandbox/", "checker/handouts/")
+# Libraries imported where they are used, wherever that is, and why.
+ON_DEMAND = {
+    "hypothesis": "draws examples; a check whose examples are cached on disk never loads it",
+    "watchfiles": "`ppo-drill watch` only",
+    "genanki": "the Anki export only",
+    "markdown_it": "the Anki export only",
+}
+
+
+def _function_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, the top-level module imported) of every import inside a function of `path`, in line order."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Import):
+                    found.update((sub.lineno, a.name.split(".")[0]) for a in sub.names)
+                elif isinstance(sub, ast.ImportFrom) and not sub.level:
+                    found.add((sub.lineno, (sub.module or "").split(".")[0]))
+    return sorted(found)
+
+
+def test_imports_wait_only_at_the_start_up_boundaries():
+    """Elsewhere every import is at the top of its module, so the import graph (and the layering tests above)
+    reads off the top of each file; a boundary says why it waits."""
+    offenders = []
+    for package in PACKAGES:
+        for path in package_sources(package):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel in LAZY_BOUNDARIES or rel.startswith(LAZY_BOUNDARY_FOLDERS):
+                continue
+            offenders += [f"{rel}:{line} imports {module} inside a function"
+                          for line, module in _function_imports(path) if module not in ON_DEMAND]
+    assert not offenders, "\n".join(offenders)
+    assert all((ROOT / rel).is_file() for rel in LAZY_BOUNDARIES), "a boundary listed here no longer exists"
+
+
+def test_the_function_import_scan_sees_methods_and_nested_functions(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import os\n\ndef f():\n    def g():\n        import numpy.linalg\n\n"
+                     "class C:\n    def m(self):\n        from cards.plan import stats\n", encoding="utf-8")
+    assert _function_imports(probe) == [(5, "numpy"), (9, "cards")]
+
+
 def test_import_scanner_sees_lazy_relative_and_from_imports(tmp_path):
     """The layering rules are only as good as the scanner: it must not miss an import."""
     probe = tmp_path / "probe.py"

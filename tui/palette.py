@@ -11,6 +11,8 @@ from functools import partial
 
 from textual.command import Hit, Hits, Provider
 
+from drills import typed_drill_id
+
 
 class DrillCommands(Provider):
     """Palette hits for drills (and their fix-the-bug variants and cards) and for cards by topic."""
@@ -62,8 +64,6 @@ class DrillCommands(Provider):
         return 1.5 if drill.kind == "core" else 1.2
 
     async def search(self, query: str) -> Hits:
-        from drills import typed_drill_id
-
         # a drill id typed with _ (policy_loss) is matched as the catalogue spells it too; a function name
         # typed as it is written (ppo_policy_loss) still matches as typed
         matchers = [self.matcher(query)] + ([self.matcher(typed_drill_id(query))] if "_" in query else [])

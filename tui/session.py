@@ -10,13 +10,29 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 
 from cards.decks.loader import DeckSet, load_decks
-from cards.progress.schema import Clock, utc_now  # the one clock (tui.app takes it from here)
+from cards.plan.interview import (
+    interview_date,
+    plan_cards,
+    plan_new_per_day,
+    practise_ahead,
+    set_interview_date,
+    study_plan,
+)
+from cards.plan.mock_plan import COACHED_SETTING
+from cards.progress.schema import (  # the one clock (tui.app takes it from here)
+    Clock,
+    utc_now,
+)
 from cards.progress.store import ProgressStore, StoreError, open_store
+from cards.schedule.preview import record_preview
+from cards.schedule.scheduler import DEFAULT_NEW_PER_DAY, NEW_PER_DAY_SETTING, Scheduler
+from cards.schedule.training import record_check
+from drills import DrillContentError, load_drills
 
 LANGUAGES = ("en", "zh")
 
@@ -51,8 +67,6 @@ class Session:
         StoreError is kept, not raised)."""
         content_errors: list[str] = []
         if drills is None:
-            from drills import DrillContentError, load_drills
-
             try:
                 drills = load_drills()
             except DrillContentError as exc:  # a broken drill file: say which, keep the cards usable
@@ -67,8 +81,6 @@ class Session:
         except StoreError as exc:
             session.store_error = str(exc)
         if session.store is not None:
-            from cards.schedule.scheduler import Scheduler
-
             session.scheduler = Scheduler(session.store, session.deckset, clock=clock, fuzz=fuzz)
             session.apply_plan()
         return session
@@ -80,7 +92,6 @@ class Session:
         new-card allowance follows it."""
         if self.store is None:
             return None
-        from cards.plan.interview import study_plan
 
         plan = study_plan(self.store, self.deckset, self.drills, self.now(), lang=self.language,
                           forecast=forecast)
@@ -91,14 +102,12 @@ class Session:
         """Set the scheduler's new cards for today from the plan (or the plain setting without one)."""
         if self.store is None:
             return
-        from cards.plan.interview import plan_new_per_day
 
         self._apply_new_per_day(plan_new_per_day(self.store, self.deckset, self.drills, self.now()))
 
     def _apply_new_per_day(self, planned: int | None) -> None:
         if self.scheduler is None:
             return
-        from cards.schedule.scheduler import DEFAULT_NEW_PER_DAY, NEW_PER_DAY_SETTING
 
         self.scheduler.new_per_day = (planned if planned is not None else
                                       int(self.store.get_setting(NEW_PER_DAY_SETTING, DEFAULT_NEW_PER_DAY)))
@@ -107,15 +116,12 @@ class Session:
         """The interview date set in the plan, or None."""
         if self.store is None:
             return None
-        from cards.plan.interview import interview_date
 
         return interview_date(self.store)
 
     def set_interview_date(self, day) -> None:
         """Set (a `date`) or clear (None) the interview date; the new-card allowance follows."""
         if self.store is not None:
-            from cards.plan.interview import set_interview_date
-
             set_interview_date(self.store, day)
             self.apply_plan()
 
@@ -124,7 +130,6 @@ class Session:
         "study next", the last-day top-up) not in `exclude`, or None."""
         if self.store is None:
             return None
-        from cards.plan.interview import plan_cards
 
         ids = [c for c in plan_cards(self.store, self.deckset, self.drills, self.now()) if c not in exclude]
         return self.deckset.by_id[ids[0]] if ids else None
@@ -133,21 +138,16 @@ class Session:
         """(card ids, drill ids) to preview when nothing is due, lowest recall on the day first."""
         if self.store is None:
             return [], []
-        from cards.plan.interview import practise_ahead
 
         return practise_ahead(self.store, self.deckset, self.drills, self.now(), limit)
 
     @property
     def coached_mocks(self) -> bool:
         """True when mocks keep the coached behaviour (the checker names the mistake during the mock)."""
-        from cards.plan.mock_plan import COACHED_SETTING
-
         return bool(self.store.get_setting(COACHED_SETTING, False)) if self.store is not None else False
 
     def set_coached_mocks(self, coached: bool) -> None:
         if self.store is not None:
-            from cards.plan.mock_plan import COACHED_SETTING
-
             self.store.set_setting(COACHED_SETTING, bool(coached))
 
     def now(self) -> datetime:
@@ -171,8 +171,6 @@ class Session:
     def record_preview(self, kind: str, ref: str, **outcome) -> None:
         """Log a practise-ahead preview (`cards.schedule.preview`): no schedule changes."""
         if self.store is not None:
-            from cards.schedule.preview import record_preview
-
             record_preview(self.store, kind, ref, self.now(), **outcome)
 
     def record_check(self, report, drill, framework: str, *, started_at: datetime,
@@ -182,7 +180,6 @@ class Session:
         without a usable store."""
         if self.store is None:
             return None
-        from cards.schedule.training import record_check
 
         mistakes = [(d.id, d.card) for d in report.diagnoses]
         return record_check(self.store, drill_id=drill.id, framework=framework, passed=report.passed,

@@ -8,9 +8,18 @@ the TUI tests and snapshots (deterministic, instant) and handy for demos of the 
 """
 from __future__ import annotations
 
+import asyncio
+import random
+import unicodedata
 from datetime import datetime, timedelta, timezone
 
+from textual import events
+from textual.keys import _character_to_key, _get_unicode_name_from_key
+
+from checker.detect import detect
 from checker.report import CheckResult, Counterexample, Diagnosis, Report, RunError
+from checker.runs.grade import grade
+from drills import get_drill
 
 FIXED_START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -55,13 +64,10 @@ class ScriptedChecker:
         self.calls.append((drill, framework))
         if self.fail_with is not None:
             raise self.fail_with
-        from checker.detect import detect
-        from drills import get_drill
 
         drill_id, framework = detect(source, drill, framework)
         d = get_drill(drill_id)
         if d.is_run:  # an answer sheet: graded as the real checker grades it (text, nothing runs)
-            from checker.runs.grade import grade
 
             return grade(source, d)
         try:  # like the real checker: code that does not compile never runs
@@ -105,8 +111,6 @@ QUIT_KEYS = frozenset({"ctrl+q"})
 def random_keys(seed: int, count: int) -> list[str]:
     """A reproducible sequence of `count` keys, with bursts of one key (repeat, as a held key) and
     runs of screen-opening and closing keys often enough to visit every screen."""
-    import random
-
     rng = random.Random(seed)
     keys: list[str] = []
     while len(keys) < count:
@@ -121,11 +125,6 @@ def random_keys(seed: int, count: int) -> list[str]:
 
 
 def _key_event(app, key: str):
-    import unicodedata
-
-    from textual import events
-    from textual.keys import _character_to_key, _get_unicode_name_from_key
-
     if len(key) == 1 and not key.isalnum():
         key = _character_to_key(key)
     try:
@@ -149,8 +148,6 @@ async def press_randomly(app, pilot, keys: list[str], burst: int = 8, on_key=Non
     bursts the next screen of a rotation is opened directly (each screen, the drill workspace
     included, is visited). Returns how many keys were sent before the app exited on its own;
     raises `AppCrashed` (with the last keys) when it ended with an unhandled exception."""
-    import asyncio
-
     rotation = ["review", "drills", "paste", "mock", "stats", "help", "workspace"]
     sent = 0
     recent = [] if recent is None else recent  # the caller's list, for a crash found on exit

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
+import json
 import os
+import sqlite3
 import tempfile
+import time
+import zipfile
 from pathlib import Path
 
 from cards.decks.loader import Card, DeckSet
@@ -129,12 +134,6 @@ def _write_package(package: object, target: Path) -> None:
     """`genanki.Package.write_to_file` without its leaked temp database: the collection is built
     in a private temp folder that is always removed. Note times are now (Anki updates a note on
     re-import only when the incoming one is newer)."""
-    import itertools
-    import json
-    import sqlite3
-    import time
-    import zipfile
-
     with tempfile.TemporaryDirectory(prefix="ppo-drill-apkg-") as work:
         db_path = Path(work) / "collection.anki2"
         conn = sqlite3.connect(db_path)

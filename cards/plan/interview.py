@@ -38,8 +38,19 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Sequence
 
+import fsrs
+
 from cards.progress.store import ProgressStore, utc_iso
+from cards.schedule.mastery import MASTERED, PASSED, mastery, other_forms
+from cards.schedule.preview import preview_counts
 from cards.schedule.recall import DESIRED_RETENTION, recall_at
+from cards.schedule.scheduler import (
+    DEFAULT_NEW_PER_DAY,
+    LEARNING_STATES,
+    NEW_PER_DAY_SETTING,
+    REVIEW_STATES,
+    Scheduler,
+)
 
 INTERVIEW_SETTING = "interview_date"
 EXTRA_SETTING = "plan_extra"          # {"day": ISO day, "at": ISO time, "cards": [...], "drills": [...]}
@@ -214,8 +225,6 @@ def drill_topics(drills: Sequence[Any], deckset: Any) -> dict[str, str]:
 def readiness(store: ProgressStore, deckset: Any, drills: Sequence[Any], when: datetime,
               lang: str = "en") -> list[TopicReadiness]:
     """Per topic (deck), the mean predicted recall at `when` of its cards and drills, weakest first."""
-    from cards.schedule.mastery import mastery
-
     cards = store.fsrs_states("card")
     drill_states = store.fsrs_states("drill")
     mastered = {d for d, m in mastery(store, drills).items() if m.mastered}
@@ -251,8 +260,6 @@ class _Sim:
     """Unfuzzed FSRS over copies of the current states, every review rated Good."""
 
     def __init__(self, states: dict[str, dict], learning_steps: bool) -> None:
-        import fsrs
-
         self.fsrs = (fsrs.Scheduler(enable_fuzzing=False) if learning_steps else
                      fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False))
         self.good = fsrs.Rating.Good
@@ -396,8 +403,6 @@ def queue_study_next(store: ProgressStore, now: datetime, cards: Sequence[str] =
 
 def _today_tasks(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: datetime,
                  new_target: int, drill_ids: Sequence[str], mock: bool) -> tuple[Task, ...]:
-    from cards.schedule.scheduler import LEARNING_STATES, REVIEW_STATES
-
     today = _today(now)
     start = _day_start(today)
     reviews = store.reviews(since=start)
@@ -417,8 +422,6 @@ def _today_tasks(store: ProgressStore, deckset: Any, drills: Sequence[Any], now:
     target_minutes = {d.id: d.target_minutes for d in drills}
     again = set(again_in_another_form(store, drills, now))
     if again:
-        from cards.schedule.mastery import mastery, other_forms
-
         states = mastery(store, drills)
         by_id = {d.id: d for d in drills}
     for did in drill_ids:  # done once passed: a failed try is tried, not done
@@ -485,8 +488,6 @@ def again_in_another_form(store: ProgressStore, drills: Sequence[Any], now: date
     """The core drills passed once before today and not yet mastered (`cards.schedule.mastery`): today
     is a later day, so a pass in another form now makes them mastered. A drill whose family became
     mastered today stays listed, done, so the plan never shrinks as it is worked through."""
-    from cards.schedule.mastery import MASTERED, PASSED, mastery
-
     today = _today(now)
     states = mastery(store, drills)
     return [d.id for d in drills if d.kind == "core" and states[d.id].since is not None and
@@ -498,8 +499,6 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
                lang: str = "en", default_new_per_day: int | None = None,
                forecast: bool = True) -> StudyPlan:
     """The plan for the day containing `now` (see the module docstring)."""
-    from cards.schedule.scheduler import DEFAULT_NEW_PER_DAY, NEW_PER_DAY_SETTING
-
     now = now.astimezone(timezone.utc)
     today = _today(now)
     interview = interview_date(store)
@@ -558,7 +557,6 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
         new_per_day = new_target
     else:
         new_per_day = 0 if mode == "interview-day" else plain
-        from cards.schedule.scheduler import Scheduler
 
         remaining = Scheduler(store, deckset, clock=lambda: now, new_per_day=new_per_day).new_remaining(now)
         new_done = store.new_cards_since(_day_start(today))
@@ -567,7 +565,6 @@ def study_plan(store: ProgressStore, deckset: Any, drills: Sequence[Any], now: d
         drill_ids = _drills_for_today(store, drills, now, None, 0, False)
         tasks = _today_tasks(store, deckset, drills, now, min(new_per_day, new_done + min(remaining, unseen)),
                              drill_ids, False)
-    from cards.schedule.preview import preview_counts
 
     ahead = preview_counts(store, since=_day_start(today))
     return StudyPlan(mode, today, interview, days_left, new_per_day, tasks, tuple(days), tuple(topics),

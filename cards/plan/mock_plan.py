@@ -9,6 +9,15 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any, Sequence
 
+from cards.decks.loader import load_decks
+from cards.plan.followups import (
+    load_followups,
+    ranked_followups,
+    stated_cards,
+    what_if_cards,
+)
+from drills import load_drills
+
 PAYLOAD_VERSION = 1
 MIN_MINUTES, MAX_MINUTES = 15, 180
 QUESTION_WEIGHT_S = 150          # a follow-up question's unscaled soft budget (2.5 minutes)
@@ -120,12 +129,8 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
     del now
     minutes = _check_minutes(minutes)
     if drills is None:
-        from drills import load_drills
-
         drills = load_drills()
     if deckset is None:
-        from cards.decks.loader import load_decks
-
         deckset = load_decks()
     # Test-writing drills are practised on their own: a mock's drill items are answers to check.
     drills = sorted((d for d in drills if getattr(d, "kind", "core") != "test"), key=lambda d: d.id)
@@ -138,8 +143,6 @@ def plan_mock(seed: int, minutes: int = 45, now: datetime | None = None, *,
     n_questions = rng.randint(6, room)
     shares = [n_questions // len(chosen) + (1 if i < n_questions % len(chosen) else 0)
               for i in range(len(chosen))]
-
-    from cards.plan.followups import load_followups, ranked_followups, stated_cards, what_if_cards
 
     data = load_followups()
     # `used`: asked already, or stated by one of this mock's drills (never asked)

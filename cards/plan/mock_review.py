@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from cards.decks.loader import load_decks
 from cards.plan.mock_score import score_session
 from cards.plan.mock_session import MockSession
 from cards.progress.store import ProgressStore
+from drills import all_mistakes, get_drill
 
 
 @dataclass(frozen=True)
@@ -87,10 +89,7 @@ def unwrap(text: str) -> str:
 def review_items(session: MockSession, deckset: Any = None, lang: str = "en") -> list[ItemReview]:
     """Every item of `session` with what the scorecard reveals (see the module docstring)."""
     if deckset is None:
-        from cards.decks.loader import load_decks
-
         deckset = load_decks()
-    from drills import all_mistakes, get_drill
 
     catalogue = all_mistakes()
     card = score_session(session)

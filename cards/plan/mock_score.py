@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from cards.plan.mock_plan import CORRECTNESS_SHARE, GRADES, ITEM_WEIGHT, _mmss
 from cards.progress.store import utc_iso
+from drills import get_drill
 
 if TYPE_CHECKING:
     from cards.plan.mock_session import MockSession
@@ -92,8 +93,6 @@ def _correctness(outcome: str | None) -> float:
 
 def _drill_cards(drill_id: str) -> tuple[str, ...]:
     try:
-        from drills import get_drill
-
         return tuple(get_drill(drill_id).cards)
     except Exception:  # a drill removed from the content since the session: no cards to suggest
         return ()

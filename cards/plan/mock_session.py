@@ -10,11 +10,23 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from cards.plan.mock_plan import GRADE_RATING, GRADES, PAYLOAD_VERSION, MockItem, MockPlan
+from cards.decks.loader import load_decks
+from cards.plan.mock_plan import (
+    GRADE_RATING,
+    GRADES,
+    PAYLOAD_VERSION,
+    MockItem,
+    MockPlan,
+)
+from cards.progress.paths import data_dir as default_dir
 from cards.progress.schema import Clock, utc_now
 from cards.progress.store import ProgressStore, parse_iso, utc_iso
+from cards.schedule.scheduler import Scheduler
+from cards.schedule.training import record_check
+from drills import all_mistakes
 
 Summary = Callable[["MockSession"], dict]
 class MockStateError(RuntimeError):
@@ -69,8 +81,6 @@ def _mistake_entries(mistakes: Iterable[Any]) -> list[dict]:
             mid, card, title = str(m), None, None
         if title is None or card is None:
             if catalogue is None:
-                from drills import all_mistakes
-
                 catalogue = all_mistakes()
             known = catalogue.get(mid)
             title = title or (known.title if known else mid)
@@ -246,8 +256,6 @@ class MockSession:
             if entry["id"] not in {m["id"] for m in result.mistakes}:
                 result.mistakes.append(entry)
         if self.store is not None and self.record_training:
-            from cards.schedule.training import record_check
-
             outcome = record_check(
                 self.store, drill_id=item.ref, framework=item.framework or "numpy", passed=passed,
                 mistakes=[(e["id"], e["card"]) for e in entries],
@@ -350,9 +358,6 @@ class MockSession:
 
     def _cards_scheduler(self) -> Any:
         if self._scheduler is None:
-            from cards.decks.loader import load_decks
-            from cards.schedule.scheduler import Scheduler
-
             self._scheduler = Scheduler(self.store, load_decks(), clock=self.now, fuzz=self.fuzz)
         return self._scheduler
 
@@ -382,11 +387,7 @@ class MockSession:
 def answer_root(mock_id: str | None, data_dir: Any = None) -> Any:
     """The folder for a session's typed answers (`cards.progress.drafts` files under it): mock answers
     start from the starter and never overwrite the drill workspace's saved answer."""
-    from pathlib import Path
-
     if data_dir is None:
-        from cards.progress.paths import data_dir as default_dir
-
         data_dir = default_dir()
     return Path(data_dir) / "mock" / (mock_id or "unsaved")
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from cards.progress.store import ProgressStore, utc_iso
+from drills import all_mistakes
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,6 @@ def pitfall_profile(store: ProgressStore, *, limit: int | None = None, since: da
     mistake id -> object with `title` and `card` (default: `drills.all_mistakes()`).
     """
     if catalogue is None:
-        from drills import all_mistakes
-
         catalogue = all_mistakes()
     seen: dict[str, dict] = {}
     for attempt in store.attempts():

@@ -13,7 +13,12 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable, Sequence
 
+from cards.decks.loader import load_decks
+from cards.plan.interview import study_plan
+from cards.plan.profile import pitfall_profile
 from cards.progress.store import ProgressStore, utc_iso
+from cards.schedule.scheduler import DrillSchedule
+from drills import load_drills
 
 REVIEW_STATE = 2  # fsrs.State.Review (the store holds fsrs' to_dict() data)
 AGAIN = 1
@@ -154,8 +159,6 @@ def drill_times(store: ProgressStore, drills: Sequence[Any] | None = None,
     """Per drill (in the drills' order, then unknown ids), its timed attempts against its target
     (`attempts`: the store's, when already read)."""
     if drills is None:
-        from drills import load_drills
-
         drills = load_drills()
     meta = {d.id: d for d in drills}
     rows: dict[str, list[tuple[datetime, float, bool]]] = {}
@@ -196,17 +199,9 @@ def _jsonable(value: Any) -> Any:
 def summary(store: ProgressStore, now: datetime, days: int = 30, *, drills: Sequence[Any] | None = None,
             deckset: Any = None, pitfalls: int = 10) -> dict:
     """Everything the stats screen shows, as one JSON-serialisable object."""
-    from cards.plan.interview import study_plan
-    from cards.plan.profile import pitfall_profile
-    from cards.schedule.scheduler import DrillSchedule
-
     if drills is None:
-        from drills import load_drills
-
         drills = load_drills()
     if deckset is None:
-        from cards.decks.loader import load_decks
-
         deckset = load_decks()
     daily = retention(store, now, days, "day")
     weekly = retention(store, now, days, "week")

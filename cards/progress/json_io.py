@@ -13,15 +13,22 @@ mock records and settings alike.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from cards.progress import renames
-from cards.progress.rows import BadRow, choice as _choice, fsrs_state as _state, number as _number, setting
-from cards.progress.rows import text as _text, time as _time
+from cards.progress.drafts import ANSWERS, load_draft, save_draft
+from cards.progress.rows import BadRow, setting
+from cards.progress.rows import choice as _choice
+from cards.progress.rows import fsrs_state as _state
+from cards.progress.rows import number as _number
+from cards.progress.rows import text as _text
+from cards.progress.rows import time as _time
 from cards.progress.schema import SCHEMA_VERSION, put_state, utc_iso
+from drills import load_drills
 
 EXPORT_FORMAT = "ppo-drill-progress"
 EXPORT_VERSION = 1
@@ -178,8 +185,6 @@ def import_data(db: sqlite3.Connection, data: dict, known_drills: set[str] | Non
     reasons for each skipped row). `known_drills` defaults to the shipped drills' ids.
     """
     if known_drills is None:
-        from drills import load_drills
-
         known_drills = {d.id for d in load_drills()}
     added = dict.fromkeys(("card_states", "reviews", "drill_attempts", "drill_states", "mocks",
                            "settings"), 0)
@@ -227,10 +232,6 @@ def export_drafts(root, known_drills: set[str] | None = None) -> tuple[list[dict
     """The saved answers under data folder `root` as export rows (drill_id, framework, code), and
     the "drill/framework" names of those left out: over `MAX_STORED_CODE` characters (a cut answer
     would not run) or not readable as text."""
-    from pathlib import Path
-
-    from cards.progress.drafts import ANSWERS
-
     rows: list[dict] = []
     left_out: list[str] = []
     folder = Path(root) / ANSWERS
@@ -256,8 +257,6 @@ def import_drafts(root, data: dict, known_drills: set[str], skipped: list[str]) 
     """Save the export's answers under data folder `root` where there is none yet (an answer already
     here is the user's newer work: it is kept, and the imported one skipped with that reason).
     Returns how many were written."""
-    from cards.progress.drafts import load_draft, save_draft
-
     rows = data.get("drafts") or []
     if not isinstance(rows, list):
         skipped.append("drafts: must be a list")
@@ -293,8 +292,6 @@ def write_atomically(path: Path, text: str) -> None:
     """Write `text` to `path` through `<path>.tmp` and a rename, so `path` is either the old file or
     the whole new one. On any failure (a full disk, a read-only folder) the temporary file is
     removed and the error is raised for `path` itself."""
-    import os
-
     tmp = path.with_name(path.name + ".tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:

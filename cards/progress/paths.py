@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 ENV_VAR = "PPO_DRILL_HOME"
 
 
@@ -21,8 +23,6 @@ def data_dir(create: bool = True) -> Path:
     if env:
         path = Path(env).expanduser()
     else:
-        from platformdirs import user_data_dir
-
         path = Path(user_data_dir("ppo-drill", appauthor=False))
     if create:
         path.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ drill id, are moved by `cards.progress.drafts`.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from functools import lru_cache
@@ -191,7 +192,7 @@ def _json_changes(db: sqlite3.Connection, renames: dict[str, str]) -> tuple[list
     marks = ",".join("?" * len(SETTINGS_WITH_DRILLS))
     settings = [(new, key) for key, text in db.execute(f"SELECT key, value FROM setting WHERE key IN ({marks})",
                                                         tuple(SETTINGS_WITH_DRILLS))
-                if (new := changed(text, lambda v, key=key: setting(key, v, renames))) is not None]
+                if (new := changed(text, functools.partial(setting, key, renames=renames))) is not None]
     return mocks, settings
 
 

@@ -36,7 +36,16 @@ from cards.progress import json_io, renames, rows
 from cards.progress.drafts import follow_renames as move_renamed_answers
 from cards.progress.faults import describe_fault, is_damage, kind_of
 from cards.progress.header import peek
-from cards.progress.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, parse_iso, put_state, utc_iso
+from cards.progress.paths import data_dir as default_dir
+from cards.progress.schema import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    parse_iso,
+    put_state,
+    utc_iso,
+)
+from drills import load_drills
 
 __all__ = ["ProgressStore", "StoreError", "open_store", "store_path", "Review", "Attempt", "Mock", "ImportResult",
            "SCHEMA_VERSION", "utc_iso", "parse_iso"]
@@ -633,8 +642,6 @@ class ProgressStore:
         """
         json_io.validate_envelope(data, source_name)
         if known_drills is None:
-            from drills import load_drills
-
             known_drills = {d.id for d in load_drills()}
         try:
             with self._write() as db:
@@ -659,8 +666,6 @@ class ImportResult:
 def store_path(data_dir: Path | str | None = None) -> Path:
     """Where the progress database lives for `data_dir` (default: `cards.progress.paths.data_dir()`)."""
     if data_dir is None:
-        from cards.progress.paths import data_dir as default_dir
-
         data_dir = default_dir()
     return Path(data_dir) / DB_NAME
 

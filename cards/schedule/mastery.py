@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable, Sequence
 
+from cards.schedule.preview import previews
+
 UNTRIED, TRIED, PASSED, MASTERED = "untried", "tried", "passed once", "mastered"
 
 
@@ -66,8 +68,6 @@ class Mastery:
 
 def passes(store: Any) -> list[Pass]:
     """Every passing attempt and every passing practise-ahead preview, oldest first."""
-    from cards.schedule.preview import previews
-
     found = [Pass(a.drill_id, a.framework, a.finished_at or a.started_at, code_key(a.code))
              for a in store.attempts() if a.passed]
     for entry in previews(store):

@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import fsrs
+
+from cards.decks.loader import load_decks
 from cards.progress.store import ProgressStore
+from cards.schedule.mastery import code_key
+from cards.schedule.preview import record_preview
+from cards.schedule.scheduler import DrillSchedule, Scheduler, utc_now
 
 AGAIN, HARD, GOOD = 1, 2, 3
 
@@ -51,10 +57,6 @@ def drill_schedule(store: ProgressStore, clock=None, fuzz: bool = True):
     written with the default steps are read unchanged (a learning drill graduates on its next
     review).
     """
-    import fsrs
-
-    from cards.schedule.scheduler import DrillSchedule, utc_now
-
     schedule = DrillSchedule(store, clock=clock or utc_now, fuzz=fuzz)
     schedule.fsrs = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=fuzz)
     return schedule
@@ -79,9 +81,6 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     of a failed attempt; None for an answer.
     """
     if preview:
-        from cards.schedule.mastery import code_key
-        from cards.schedule.preview import record_preview
-
         record_preview(store, "drill", drill_id, finished_at, passed=passed,
                        mistakes=[m for m, _ in mistakes], framework=framework, code_key=code_key(code))
         return AttemptOutcome(None, None, [], None, preview=True)
@@ -92,9 +91,6 @@ def record_check(store: ProgressStore, *, drill_id: str, framework: str, passed:
     card_ids = [c for _, c in mistakes if c]
     if card_ids:
         if scheduler is None:
-            from cards.decks.loader import load_decks
-            from cards.schedule.scheduler import Scheduler
-
             scheduler = Scheduler(store, load_decks(), clock=lambda: finished_at, fuzz=fuzz)
         recent = {r.card_id for r in store.reviews(since=finished_at - timedelta(hours=12))
                   if r.source == "checker"}

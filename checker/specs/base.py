@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import torch
@@ -305,7 +305,7 @@ class DrillSpec:
         smaller shapes before them (`single_rows`, `cut_tokens`)."""
         return rounded(ex)
 
-    def assemble(self, parts: dict[str, Callable]) -> Callable:
+    def assemble(self, parts: Mapping[str, Callable]) -> Callable:
         """For a drill with `terms`: its function made of one function per term (each called as its own
         drill's function is), with this drill's defaults."""
         raise NotImplementedError

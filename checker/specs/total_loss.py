@@ -3,6 +3,8 @@ old_values, returns, entropy, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01) =
 policy + vf_coef * value - ent_coef * mean(entropy)."""
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 import numpy as np
 
 from checker.reference import policy_loss, total_loss, value_loss
@@ -78,7 +80,7 @@ class TotalLossSpec(LossSpec):
     constants = ("old_logp", "advantages", "old_values", "returns")
     terms = {"policy": "policy-loss", "value": "value-loss"}
 
-    def assemble(self, parts: dict):
+    def assemble(self, parts: Mapping[str, Callable]) -> Callable:
         """policy + vf_coef * value - ent_coef * mean(entropy), the policy and value terms given as their
         drills' functions (the diagnosis puts their catalogued mistakes inside an otherwise right total)."""
         policy, value = parts["policy"], parts["value"]

@@ -23,8 +23,19 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
-from cards.plan.progress_summary import (FAILED, PASSED, DrillStatus, WeakTopic, drill_statuses,
-                                        format_seconds, streak, streak_before, weakest_topics)
+from cards.plan.progress_summary import (
+    FAILED,
+    PASSED,
+    DrillStatus,
+    WeakTopic,
+    drill_statuses,
+    format_seconds,
+    streak,
+    streak_before,
+    weakest_topics,
+)
+from cards.schedule.scheduler import DrillSchedule
+from tui.screens.plan_settings import PlanSettingsScreen
 from tui.widgets.plan_panel import PlanPanel
 from tui.widgets.textual_guards import Header
 
@@ -127,7 +138,6 @@ class DashboardScreen(Screen):
             self._streak_base = (today, streak_before(store, today))
         plan = session.study_plan(forecast=False)  # sets today's new-card allowance too
         counts = scheduler.counts(now).values()
-        from cards.schedule.scheduler import DrillSchedule
 
         known = {d.id for d in session.drills}
         # one vocabulary for cards and drills: the deck id (short enough for the side panel); a drill
@@ -240,8 +250,6 @@ class DashboardScreen(Screen):
         self.query_one("#dash-next", Static).update("[b]Next[/b]\n" + "\n".join(steps))
 
     def action_plan_settings(self) -> None:
-        from tui.screens.plan_settings import PlanSettingsScreen
-
         if self.app.session is not None:
             self.app.push_screen(PlanSettingsScreen(), lambda saved: saved and self.refresh_numbers())
 

@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.keys import format_key
 from textual.containers import VerticalScroll
+from textual.keys import format_key
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from tui.screens import (
+    dashboard,
+    drill_list,
+    mock,
+    mock_history,
+    paste,
+    review,
+    stats,
+    workspace,
+)
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.textual_guards import Header
 
@@ -118,8 +128,6 @@ def key_rows(screen_cls: type) -> list[tuple[str, str]]:
 
 
 def _screen_classes() -> dict[str, type]:
-    from tui.screens import dashboard, drill_list, mock, mock_history, paste, review, stats, workspace
-
     classes = (dashboard.DashboardScreen, review.ReviewScreen, mock.MockScreen, mock_history.MockHistoryScreen,
                drill_list.DrillListScreen, workspace.WorkspaceScreen, paste.PasteScreen, stats.StatsScreen)
     return {cls.__name__: cls for cls in classes}

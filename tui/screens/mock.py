@@ -29,13 +29,30 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static, TextArea
 
-from cards.plan.mock import (MAX_MINUTES, MIN_MINUTES, MockPlan, MockSession, MockStateError, answer_root,
-                             format_scorecard, plan_mock, resume_mock, score_session, start_mock,
-                             unfinished_mocks)
+from cards.decks.loader import load_decks
+from cards.plan.interview import queue_study_next
+from cards.plan.mock import (
+    MAX_MINUTES,
+    MIN_MINUTES,
+    MockPlan,
+    MockSession,
+    MockStateError,
+    answer_root,
+    format_scorecard,
+    plan_mock,
+    resume_mock,
+    score_session,
+    start_mock,
+    unfinished_mocks,
+)
 from cards.plan.mock_review import review_items, study_next_items
 from cards.progress import drafts
-from cards.progress.store import StoreError
+from cards.progress.store import StoreError, open_store
+from checker.report import report_from_json
+from drills import get_drill
 from tui.checking import CheckRunner
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.seed_dialog import SeedScreen
 from tui.widgets.mock_clock import MockClock
 from tui.widgets.mock_drill import MockDrill
 from tui.widgets.mock_question import MockQuestion
@@ -123,8 +140,6 @@ class MockScreen(CheckRunner, Screen):
     def _deckset(self) -> Any:
         deckset = getattr(self._app_session, "deckset", None)
         if deckset is None or not deckset.cards:
-            from cards.decks.loader import load_decks
-
             deckset = load_decks()
         return deckset
 
@@ -146,7 +161,6 @@ class MockScreen(CheckRunner, Screen):
     def on_mount(self) -> None:
         self._store = getattr(self._app_session, "store", None)
         if self._store is None and self._app_session is None:  # a bare host app (tests, demos)
-            from cards.progress.store import open_store
 
             self._store = open_store()
             self._own_store = True
@@ -241,8 +255,6 @@ class MockScreen(CheckRunner, Screen):
 
     def action_choose_seed(self) -> None:
         """Type the seed to plan from (replaying a past mock, or one a friend used)."""
-        from tui.screens.seed_dialog import SeedScreen
-
         if self.started:
             return
 
@@ -331,8 +343,6 @@ class MockScreen(CheckRunner, Screen):
         self._shown_item = item.index
         self._revealed = False
         if item.kind == "drill":
-            from drills import get_drill
-
             drill = get_drill(item.ref)
             prompt = drill.prompt_zh if self._lang() == "zh" and drill.prompt_zh else drill.prompt
             saved = self._load_answer(item)
@@ -347,8 +357,6 @@ class MockScreen(CheckRunner, Screen):
 
     def _show_last_report(self, item) -> None:
         """A drill's last run of the checks, when the mock is continued after leaving it."""
-        from checker.report import report_from_json
-
         result = next((r for r in self.mock.results if r.index == item.index), None)
         if result is None or not result.last_report:
             return
@@ -425,8 +433,6 @@ class MockScreen(CheckRunner, Screen):
             self._act(lambda: self.mock.grade_question(grade, answer))
 
     def action_next_item(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         s = self.mock
         item = s.current if s is not None else None
         if item is None:
@@ -444,8 +450,6 @@ class MockScreen(CheckRunner, Screen):
                                            "It counts as not solved.", yes="Give up"), done)
 
     def action_finish(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
         def done(yes: bool | None) -> None:
             if yes:
                 self._save_answer_now()
@@ -480,7 +484,6 @@ class MockScreen(CheckRunner, Screen):
         s = self.mock
         if s is None or not s.finished or self._store is None or self._queued:
             return
-        from cards.plan.interview import queue_study_next
 
         cards, drills = study_next_items(s)
         if not cards and not drills:

@@ -6,6 +6,8 @@ What it shows comes from `cards.plan.mock_review` (history, the revealed items, 
 `cards.plan.mock` (the scorecard text); this module is the wiring."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -15,9 +17,16 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
+from cards.plan.interview import queue_study_next
 from cards.plan.mock import format_scorecard, score_session
-from cards.plan.mock_review import (compare_runs, load_finished, mock_history, other_run, review_items,
-                                    study_next_items)
+from cards.plan.mock_review import (
+    compare_runs,
+    load_finished,
+    mock_history,
+    other_run,
+    review_items,
+    study_next_items,
+)
 from cards.progress.store import StoreError
 from tui.widgets.mock_clock import mmss
 from tui.widgets.mock_scorecard import MockScorecard
@@ -168,8 +177,6 @@ class MockHistoryScreen(Screen):
         self.app.open_mock(plan, in_place_of_idle=True)
 
     def action_queue_study_next(self) -> None:
-        from cards.plan.interview import queue_study_next
-
         if self.open_id is None:
             return
         cards, drills = study_next_items(load_finished(self.store, self.open_id))
@@ -177,7 +184,6 @@ class MockHistoryScreen(Screen):
             self.notify("Nothing to study next: every item was answered right.")
             return
         clock = getattr(self.app, "clock", None)
-        from datetime import datetime, timezone
 
         queue_study_next(self.store, clock() if clock else datetime.now(timezone.utc), cards, drills)
         self.notify(f"On today's plan: {len(cards)} cards and {len(drills)} drills.")

@@ -15,6 +15,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static
 
+from cards.plan.interview import parse_day
+
 
 class PlanSettingsScreen(ModalScreen[bool]):
     """Interview date and mock mode; dismisses True when saved."""
@@ -41,8 +43,6 @@ class PlanSettingsScreen(ModalScreen[bool]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
-        from cards.plan.interview import parse_day
-
         session = self.app.session
         if session is None or session.store is None:
             self.query_one("#settings-error", Static).update("[red]Progress is not available.[/red]")

@@ -13,16 +13,17 @@ import contextlib
 from datetime import datetime, timezone
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
-from rich.text import Text
 from textual_plotext import PlotextPlot
 
+from cards.plan.stats import summary
 from tui.widgets.table_fit import clip, fit_columns
 from tui.widgets.textual_guards import Header
 
@@ -119,8 +120,6 @@ class StatsScreen(Screen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def _compute(self, session: Any) -> None:
-        from cards.plan.stats import summary
-
         now = session.now() if hasattr(session, "now") else datetime.now(timezone.utc)
         lock = getattr(session, "io_lock", None) or contextlib.nullcontext()
         try:

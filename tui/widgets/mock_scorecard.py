@@ -21,6 +21,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from cards.plan.mock_review import time_text
+from tui.widgets.markdown_text import MarkdownText
 
 _LEAD = re.compile(r"^(\s*(?:\d+\.\s+|[A-Za-z ]+:\s+)?)")
 
@@ -53,8 +55,6 @@ class _Hanging:
 
 def _markdown(text: str):
     """Card text drawn as Markdown, as the card review draws it (code lines broken, not cropped)."""
-    from tui.widgets.markdown_text import MarkdownText
-
     return MarkdownText._render_md(text)
 
 
@@ -70,8 +70,6 @@ def _diff_text(lines: Sequence[str]) -> Text:
 
 def review_renderable(items: Sequence[Any]) -> Group:
     """Each item as revealed after the mock (see the module docstring)."""
-    from cards.plan.mock_review import time_text
-
     parts: list = [Text("What the mock kept back, item by item", style="bold underline"), Text("")]
     for it in items:
         style = "green" if it.outcome in ("passed", "knew") else "yellow" if it.outcome == "partly" else "red"

@@ -12,6 +12,8 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
+from cards.plan.interview import format_minutes
+
 TOPIC_LINES = 5
 
 
@@ -34,7 +36,6 @@ def plan_renderable(plan: Any, topic_lines: int = TOPIC_LINES) -> Group:
         head = "Interview today: nothing new, a light review"
     else:
         head = f"Interview was {plan.interview.isoformat()} · plain spaced review"
-    from cards.plan.interview import format_minutes
 
     planned, left = plan.minutes_today
     time_left = f" · {format_minutes(left, short=True)} to go" if planned else ""
