@@ -179,10 +179,10 @@ async def test_the_app_reviews_cards_beside_bad_rows(tmp_path):
             if app.session is not None:
                 break
             await pilot.pause(0.01)
-        await pilot.pause(0.1)
+        await pilot.pause()
         assert any("could not be read" in n.title for n in app._notifications), list(app._notifications)
         await pilot.press("r")
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
         await pilot.press("space", "3")
-        await pilot.pause(0.1)
+        await pilot.pause()

@@ -36,6 +36,11 @@ async def started_mock(pilot, clock, seed: int = 11):
     return screen
 
 
+def retry_pending(widget) -> bool:
+    """True while a one-shot timer the widget set (a retry) has neither fired nor been stopped."""
+    return any(t._repeat == 0 and t._task is not None and not t._task.done() for t in list(widget._timers))
+
+
 def footer_keys(screen, width: int) -> set[str]:
     footer = screen.query_one("Footer")
     return {w.key_display for w in footer.query("FooterKey") if w.region.right <= width}
@@ -97,9 +102,12 @@ async def test_a_revealed_answer_is_scrolled_into_view(size):
         assert s.current.kind == "question"
         await pilot.press("t", *"the min keeps it pessimistic", "enter", *"and clipped")
         await pilot.press("ctrl+r")
-        for _ in range(5):
-            await pilot.pause(0.05)
         question = screen.query_one("#question-view")
+        for _ in range(200):  # the view scrolls to the answer over a few refreshes, trying again every 0.05 s
+            if not retry_pending(question):
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
         answer = screen.query_one("#question-answer")
         assert answer.display
         top, bottom = question.region.y, question.region.bottom
