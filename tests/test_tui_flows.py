@@ -69,8 +69,8 @@ async def settle(pilot, app):
 
 
 async def open_drill(pilot, app, drill_id: str, via_keys: bool = False) -> WorkspaceScreen:
-    """Open a drill's workspace: through the drill list with keys, or directly (each Pilot key
-    costs ~0.1 s of waiting, so only the flow tests that are about navigation use keys)."""
+    """Open a drill's workspace: through the drill list with keys, or directly (each key and each screen
+    a key opens costs its handling and repaints, so only the flow tests that are about navigation use keys)."""
     await pilot.pause()
     if via_keys:
         await pilot.press("d")
