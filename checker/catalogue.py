@@ -386,6 +386,17 @@ class _Run:
     def differs(self, axis) -> bool:
         return any(not self.cand_is_ref(i, axis.field) for i in self.axis_examples[axis.id])
 
+    def _tried_first(self, v: Variant, order: list[int]) -> list[int]:
+        """`order` (where the answer differs first: most variants fail there at once) with the examples the
+        variant has already run on first: where it already disagrees with the answer it is rejected without
+        another run. Whether a variant explains an axis does not depend on the order the examples are
+        looked at, only on how many runs that takes."""
+        views = v.views
+        tried = [i for i in order if self.keys[i] in views]
+        if not tried or len(tried) == len(order):
+            return order
+        return tried + [i for i in order if self.keys[i] not in views]
+
     def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
         """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
         if v.free is not None:
@@ -396,7 +407,7 @@ class _Run:
             if axis.id not in differing:
                 continue
             seen: set[int] = set()
-            for i in self.ordered[axis.id]:  # where the answer differs first: most variants fail there at once
+            for i in self._tried_first(v, self.ordered[axis.id]):
                 vi = self.view(v, i)
                 if not self.equal(vi, self.cand[i], axis.field):
                     seen = set()

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import gc
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 import textual._wait
@@ -44,13 +46,13 @@ _no_local_constants()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _shared_example_cache(tmp_path_factory):
-    """One cache of drawn examples for the whole run, every worker and every process a test starts (the
-    `ppo-drill` command, the app's checker worker): what is cached there is drawn from the specs' code
-    alone, never from a test's data, so sharing it changes nothing a test sees, only how often hypothesis
-    draws the same examples. A test about the cache itself sets its own."""
-    base = tmp_path_factory.getbasetemp()
-    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "drawn-examples"
+def _shared_example_cache():
+    """One cache of drawn examples for every run of the suite by this user, every worker and every process
+    a test starts (the `ppo-drill` command, the app's checker worker): what is cached there is drawn from
+    the specs' code alone (a file is used only with the code that drew it, `checker/inputs.py`), never from
+    a test's data, so sharing it changes nothing a test sees, only how often hypothesis draws the same
+    examples. A test about the cache itself sets its own."""
+    folder = Path(tempfile.gettempdir()) / f"ppo-drill-test-examples-{os.getuid()}"
     before = os.environ.get("PPO_DRILL_CACHE")
     os.environ["PPO_DRILL_CACHE"] = str(folder)
     yield folder
@@ -189,3 +191,20 @@ def _fewer_collections_while_an_app_runs(monkeypatch):
             gc.set_threshold(*thresholds)
 
     monkeypatch.setattr(textual.app.App, "run_test", run_test_collecting_less)
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test about one drill (a `drill` parameter naming it) goes to the worker of that drill's other tests
+    (an xdist group per base drill, with `--dist loadgroup`): the drill's examples, reference results and
+    mistake catalogue are then made in one worker's warm checker instead of in both."""
+    from drills import get_drill
+
+    for item in items:
+        drill = getattr(item, "callspec", None) and item.callspec.params.get("drill")
+        if not isinstance(drill, str):
+            continue
+        try:
+            d = get_drill(drill)
+        except KeyError:
+            continue
+        item.add_marker(pytest.mark.xdist_group(d.base or d.id))

@@ -11,6 +11,7 @@ from checker.catalogue import merge_edits
 from checker.evaluation import all_checks
 from checker.specs import spec_for
 from drills import get_drill, load_drills
+from tests.content_sample import JUDGE_ALL
 from tests.warm_checker import check
 
 ANSWERS = Path(__file__).parent / "answers"
@@ -34,11 +35,14 @@ MISTAKES = [(d.id, m.id) for d in CORE for m in d.mistakes]
 def test_every_form_of_a_mistake_is_rejected_named_and_fails_exactly_its_declared_checks(drill, mistake):
     """Each form (every framework): rejected, named alone, failing no check outside `fails:`; and every
     entry of `fails:` is failed by some form, so `fails:` is exactly what the mistake breaks (a check that
-    blames a property the answer has shows up as an undeclared failure or as an entry no form needs)."""
+    blames a property the answer has shows up as an undeclared failure or as an entry no form needs).
+    By default each framework's canonical form (the mistake's own file) is judged, and the entries of
+    `fails:` it does not show are left to the full run; `PPO_DRILL_CORPUS=all` (CI's second step) judges
+    every form and asserts that the forms together fail every entry."""
     m = next(x for x in get_drill(drill).mistakes if x.id == mistake)
     seen: set[str] = set()
     for fw in m.frameworks:
-        for label, source in m.forms(fw):
+        for label, source in (m.forms(fw) if JUDGE_ALL else m.forms(fw)[:1]):
             report = check(source, drill, fw, shrink_failure=False)
             where = f"{fw} form {label!r}"
             assert not report.passed, where
@@ -50,7 +54,8 @@ def test_every_form_of_a_mistake_is_rejected_named_and_fails_exactly_its_declare
             failed = {c.id for c in report.checks if not c.passed} - IMPLIED_FAILS
             assert failed <= set(m.fails), (where, sorted(failed - set(m.fails)), report.render())
             seen |= failed
-    assert seen >= set(m.fails), f"no form fails {sorted(set(m.fails) - seen)}; drop them from fails:"
+    if JUDGE_ALL:
+        assert seen >= set(m.fails), f"no form fails {sorted(set(m.fails) - seen)}; drop them from fails:"
 
 
 def test_every_mistake_declares_the_checks_it_may_fail():
