@@ -83,6 +83,7 @@ class Checker:
         return plan
 
     def catalogue(self, drill_id: str, framework: str) -> Catalogue:
+        """The known mistakes of a core drill in `framework`, with what diagnosing has learnt of them."""
         key = (drill_id, framework)
         cat = self._catalogues.get(key)
         if cat is None:
