@@ -35,7 +35,8 @@ class CheckRunner:
             cancel()
         self._check_worker(source, drill, framework, context)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="check")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="check",
+          description="check the answer")  # not repr(args): a session walks every drill
     def _check_worker(self, source: str, drill: str | None, framework: str | None,
                       context: Any) -> None:
         worker = get_current_worker()

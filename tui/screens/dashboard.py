@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from cards.plan.progress_summary import (
@@ -36,6 +36,7 @@ from cards.plan.progress_summary import (
 )
 from cards.schedule.scheduler import DrillSchedule
 from tui.screens.plan_settings import PlanSettingsScreen
+from tui.widgets.footer import KeyFooter
 from tui.widgets.plan_panel import PlanPanel
 from tui.widgets.textual_guards import Header
 
@@ -88,7 +89,7 @@ class DashboardScreen(Screen):
                 yield PlanPanel(id="dash-plan")
                 yield Static("Drills [dim](fix-the-bug in yellow) · enter opens one[/dim]", classes="panel-title")
                 yield DataTable(id="dash-drills", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.refresh_numbers()
@@ -123,7 +124,8 @@ class DashboardScreen(Screen):
         else:
             self._gather(session)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="dashboard")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="dashboard",
+          description="gather the dashboard's figures")  # not repr(args): a session walks every drill
     def _gather(self, session) -> None:
         with session.io_lock:  # the store is not closed under a reading thread
             if session.store is not None:

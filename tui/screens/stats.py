@@ -20,10 +20,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 from textual_plotext import PlotextPlot
 
 from cards.plan.stats import summary
+from tui.widgets.footer import KeyFooter
 from tui.widgets.table_fit import clip, fit_columns
 from tui.widgets.textual_guards import Header
 
@@ -105,7 +106,7 @@ class StatsScreen(Screen):
                 yield Static("Your most frequent named mistakes. enter reviews the selected "
                              "mistake's card now.", id="pitfall-help")
                 yield DataTable(id="pitfall-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter(compact=False)
 
     def on_mount(self) -> None:
         self.action_reload()
@@ -118,7 +119,8 @@ class StatsScreen(Screen):
             return
         self._compute(session)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="stats",
+          description="compute the statistics")  # not repr(args): a session walks every drill
     def _compute(self, session: Any) -> None:
         now = session.now() if hasattr(session, "now") else datetime.now(timezone.utc)
         lock = getattr(session, "io_lock", None) or contextlib.nullcontext()
