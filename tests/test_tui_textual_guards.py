@@ -66,18 +66,19 @@ def test_every_screen_with_a_header_has_the_guarded_one():
 # --- the private Textual parts the guards and the highlight cache patch (pinned in pyproject.toml) ---
 
 def listed_private_apis() -> list[str]:
-    from tui.widgets import highlight_queries, textual_guards
+    from tui.widgets import footer, highlight_queries, textual_guards
 
     return [name for guard in textual_guards.PRIVATE_APIS.values() for name in guard.names] \
-        + list(highlight_queries.PRIVATE_APIS)
+        + list(highlight_queries.PRIVATE_APIS) + list(footer.PRIVATE_APIS)
 
 
 def test_every_private_textual_part_named_is_there():
-    from tui.widgets import highlight_queries, textual_guards
+    from tui.widgets import footer, highlight_queries, textual_guards
 
-    assert len(listed_private_apis()) >= 8
+    assert len(listed_private_apis()) >= 9
     assert textual_guards.missing_private_apis() == []
     assert highlight_queries.missing_private_apis() == []
+    assert footer.missing_private_apis() == []
 
 
 def test_the_pin_is_the_tested_range_and_the_installed_textual_is_in_it():

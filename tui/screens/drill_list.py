@@ -9,9 +9,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Select, Static
+from textual.widgets import DataTable, Select, Static
 
-from cards.plan.progress_summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
+from cards.plan.progress_summary import (
+    FAILED,
+    NEVER,
+    PASSED,
+    drill_statuses,
+    format_seconds,
+)
+from tui.widgets.footer import KeyFooter
 from tui.widgets.textual_guards import Header
 
 FILTERS = ("topic", "difficulty", "framework", "status")
@@ -43,7 +50,7 @@ class DrillListScreen(Screen):
                              compact=True)
         yield DataTable(id="drill-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="drill-detail")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#drill-table", DataTable)

@@ -9,7 +9,6 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.keys import format_key
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from tui.screens import (
     dashboard,
@@ -21,6 +20,7 @@ from tui.screens import (
     stats,
     workspace,
 )
+from tui.widgets.footer import KeyFooter
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.textual_guards import Header
 
@@ -162,4 +162,4 @@ class HelpScreen(Screen):
         yield Header()
         with VerticalScroll(id="help"):  # Rich-drawn Markdown: Textual's widget takes seconds for this much
             yield MarkdownText(help_markdown(self.about))
-        yield Footer(compact=True)
+        yield KeyFooter()

@@ -27,7 +27,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Static, TextArea
+from textual.widgets import ContentSwitcher, Static, TextArea
 
 from cards.decks.loader import load_decks
 from cards.plan.interview import queue_study_next
@@ -53,6 +53,7 @@ from drills import get_drill
 from tui.checking import CheckRunner
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.seed_dialog import SeedScreen
+from tui.widgets.footer import KeyFooter
 from tui.widgets.mock_clock import MockClock
 from tui.widgets.mock_drill import MockDrill
 from tui.widgets.mock_question import MockQuestion
@@ -156,7 +157,7 @@ class MockScreen(CheckRunner, Screen):
             yield Static("[b]PAUSED[/b]\n\nThe clock is stopped and the pause is recorded on the "
                          "scorecard. Your work is hidden until you resume: [b]ctrl+b[/b].", id="paused-view")
             yield MockScorecard(id="scorecard-view")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._store = getattr(self._app_session, "store", None)

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual.widgets import ContentSwitcher, DataTable, Static
 
 from cards.plan.interview import queue_study_next
 from cards.plan.mock import format_scorecard, score_session
@@ -28,6 +28,7 @@ from cards.plan.mock_review import (
     study_next_items,
 )
 from cards.progress.store import StoreError
+from tui.widgets.footer import KeyFooter
 from tui.widgets.mock_clock import mmss
 from tui.widgets.mock_scorecard import MockScorecard
 from tui.widgets.textual_guards import Header
@@ -85,7 +86,7 @@ class MockHistoryScreen(Screen):
             yield MockScorecard(id="history-scorecard")
             with VerticalScroll(id="history-compare-view"):
                 yield Static("", id="history-compare")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#history-table", DataTable)

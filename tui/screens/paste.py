@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, Static, TextArea
+from textual.widgets import Input, Select, Static, TextArea
 
 from tui.checking import CheckRunner
 from tui.widgets.code_editor import CodeEditor
+from tui.widgets.footer import KeyFooter
 from tui.widgets.results import ResultsPanel
 from tui.widgets.textual_guards import Header
 
@@ -57,7 +58,7 @@ class PasteScreen(CheckRunner, Screen):
             yield CodeEditor.code_editor("", language="python", id="paste-editor", soft_wrap=False)
             with Vertical(id="paste-side"):
                 yield ResultsPanel(card_key="ctrl+l", id="paste-results")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         editor = self.query_one("#paste-editor", TextArea)

@@ -21,13 +21,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Rule, Static
+from textual.widgets import Rule, Static
 
 from cards.schedule.intervals import RATING_NAMES, format_interval
+from tui.widgets.footer import KeyFooter
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.rating_bar import RatingBar
 from tui.widgets.textual_guards import Header
-
 
 PROMPT = "Press [b]space[/b] to show the answer"
 
@@ -73,7 +73,7 @@ class ReviewScreen(Screen):
             yield MarkdownText(id="review-back")
         yield Static(PROMPT, id="review-prompt")
         yield RatingBar(id="review-rating")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         for button in self.query("RatingBar Button"):

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Static, TabbedContent, TabPane, TextArea
 
 from cards.plan.progress_summary import format_seconds
 from cards.progress import drafts
@@ -27,6 +27,7 @@ from tui.screens.code_view import CodeScreen
 from tui.screens.confirm import ConfirmScreen
 from tui.widgets.code_editor import CodeEditor
 from tui.widgets.countdown import Countdown
+from tui.widgets.footer import KeyFooter
 from tui.widgets.markdown_text import MarkdownText
 from tui.widgets.results import ResultsPanel
 from tui.widgets.textual_guards import Header
@@ -103,7 +104,7 @@ class WorkspaceScreen(CheckRunner, Screen):
                     yield ResultsPanel(card_key="ctrl+l", id="ws-results")
             self._editor = CodeEditor.code_editor("", language="python", id="ws-editor", soft_wrap=False)
             yield self._editor
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(show_command_palette=False)
 
     def _prompt(self) -> str:
         """The prompt in the session's language, without its title line (the bar shows it)."""
