@@ -1,6 +1,7 @@
 """Test-wide settings: hypothesis is derandomized (same examples every run), no example database,
 every test gets a private data folder so no test touches a user's progress, and Pilot waits until an
-app under `run_test` is quiet (below) rather than for a moment without CPU."""
+app under `run_test` is quiet (below) rather than for a moment without CPU; torch keeps to one thread, and
+what collection built is kept out of the cyclic collector's way."""
 from __future__ import annotations
 
 import asyncio
@@ -14,6 +15,7 @@ import pytest
 import textual._wait
 import textual.app
 import textual.pilot
+import torch
 from hypothesis import HealthCheck, settings
 from textual._context import active_app
 from textual.timer import Timer
@@ -43,6 +45,22 @@ def _no_local_constants() -> None:
 
 
 _no_local_constants()
+
+
+def pytest_configure(config):
+    """A test process keeps torch to one thread, as the checker's own process does (`prepare_parent`): a
+    process that entered an OpenMP parallel region hangs in its forks' next large op, and tests fork this
+    one (a multi-threaded parent made to order, an ordinary user); two workers on two cores gain nothing
+    from more threads either."""
+    torch.set_num_threads(1)
+
+
+def pytest_collection_finish(session):
+    """What collection built (the imported modules, the drills, the parametrised items: most of a worker's
+    heap) is frozen out of the cyclic collector's sight: it lives until the run ends, and each collection
+    of the whole heap would otherwise walk it again (a few seconds a worker over the suite)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -12,6 +12,9 @@ The policy is injected as a controlled log-weight, as seed 003's framework check
 """
 from __future__ import annotations
 
+import functools
+from types import SimpleNamespace
+
 import pytest
 import torch
 from hypothesis import assume, given, settings, strategies as st
@@ -19,18 +22,38 @@ from hypothesis import assume, given, settings, strategies as st
 from checker.reference import effective_sample_size, gae, policy_loss
 from tests.strategies import gae_batch, policy_batch
 
-torchrl = pytest.importorskip("torchrl", reason="torchrl is a dev dependency: pip install -e '.[dev]'")
-from tensordict import TensorDict  # noqa: E402
-from tensordict.nn import TensorDictModule  # noqa: E402
-from torchrl.objectives import ClipPPOLoss  # noqa: E402
-from torchrl.objectives.value.functional import (  # noqa: E402
-    generalized_advantage_estimate,
-    vec_generalized_advantage_estimate,
-)
+# One worker runs these tests: TorchRL loads torch's compiler stack (about two seconds), which only it pays.
+pytestmark = pytest.mark.xdist_group("torchrl")
+
+
+@functools.cache
+def _torchrl() -> SimpleNamespace:
+    """TorchRL's functions and classes used here, imported by the first test that needs them (skipped
+    where TorchRL is not installed)."""
+    pytest.importorskip("torchrl", reason="torchrl is a dev dependency: pip install -e '.[dev]'")
+    from tensordict import TensorDict
+    from tensordict.nn import TensorDictModule
+    from torchrl.objectives import ClipPPOLoss
+    from torchrl.objectives.value.functional import generalized_advantage_estimate, vec_generalized_advantage_estimate
+
+    class ControlledClipPPOLoss(ClipPPOLoss):
+        """ClipPPOLoss whose log-weight is injected, isolating the clipped objective."""
+
+        def __init__(self, log_weight, clip_epsilon):
+            actor = TensorDictModule(torch.nn.Identity(), in_keys=["observation"], out_keys=["parameter"])
+            super().__init__(actor_network=actor, critic_network=None, clip_epsilon=clip_epsilon,
+                             entropy_bonus=False, critic_coeff=None, reduction="mean", functional=False)
+            self.controlled_log_weight = log_weight
+
+        def _log_weight(self, tensordict, adv_shape):
+            return self.controlled_log_weight, None, torch.zeros_like(self.controlled_log_weight), None
+
+    return SimpleNamespace(TensorDict=TensorDict, ControlledClipPPOLoss=ControlledClipPPOLoss,
+                           gae=generalized_advantage_estimate, vec_gae=vec_generalized_advantage_estimate)
 
 
 def torchrl_gae(r, v, d, gamma, lam, vectorised=False):
-    fn = vec_generalized_advantage_estimate if vectorised else generalized_advantage_estimate
+    fn = _torchrl().vec_gae if vectorised else _torchrl().gae
     done = d.bool().unsqueeze(-1)
     adv, target = fn(gamma, lam, v[..., :-1].unsqueeze(-1), v[..., 1:].unsqueeze(-1), r.unsqueeze(-1),
                      done=done, terminated=done)
@@ -58,26 +81,11 @@ def test_gae_matches_torchrl_vectorised_gae(batch):
     torch.testing.assert_close(adv, t_adv, rtol=1e-5, atol=1e-4)
 
 
-def _dummy_actor():
-    return TensorDictModule(torch.nn.Identity(), in_keys=["observation"], out_keys=["parameter"])
-
-
-class _ControlledClipPPOLoss(ClipPPOLoss):
-    """ClipPPOLoss whose log-weight is injected, isolating the clipped objective."""
-
-    def __init__(self, log_weight, clip_epsilon):
-        super().__init__(actor_network=_dummy_actor(), critic_network=None, clip_epsilon=clip_epsilon,
-                         entropy_bonus=False, critic_coeff=None, reduction="mean", functional=False)
-        self.controlled_log_weight = log_weight
-
-    def _log_weight(self, tensordict, adv_shape):
-        return self.controlled_log_weight, None, torch.zeros_like(self.controlled_log_weight), None
-
-
 def torchrl_objective(logp, old, adv, mask, clip_epsilon):
     lw = (logp - old)[mask].reshape(-1, 1)
     a = adv[mask].reshape(-1, 1)
-    out = _ControlledClipPPOLoss(lw, clip_epsilon)(TensorDict({"advantage": a}, batch_size=[a.shape[0]]))
+    trl = _torchrl()
+    out = trl.ControlledClipPPOLoss(lw, clip_epsilon)(trl.TensorDict({"advantage": a}, batch_size=[a.shape[0]]))
     return out["loss_objective"], out["clip_fraction"], out.get("ESS", None)
 
 
@@ -115,6 +123,8 @@ def test_ess_matches_torchrl_logged_ess(batch):
     logp, old, adv, mask = batch
     lw = (logp - old).reshape(-1)
     a = adv.reshape(-1, 1)
-    out = _ControlledClipPPOLoss(lw.reshape(-1, 1), 0.2)(TensorDict({"advantage": a}, batch_size=[a.shape[0]]))
+    trl = _torchrl()
+    out = trl.ControlledClipPPOLoss(lw.reshape(-1, 1), 0.2)(trl.TensorDict({"advantage": a},
+                                                                             batch_size=[a.shape[0]]))
     # TorchRL logs ESS / N (a fraction of the batch)
     torch.testing.assert_close(effective_sample_size(lw) / lw.numel(), out["ESS"].double(), rtol=1e-6, atol=1e-6)

@@ -185,7 +185,9 @@ def test_opening_files_is_refused_with_an_explanation(tmp_path):
 
 def test_a_parent_that_ran_multithreaded_torch_ops_still_has_working_children():
     """Fork safety: children set one thread, so a parent that entered an OpenMP region is harmless.
-    The multi-threaded parent is a fork of this test process, so pytest itself stays single-threaded."""
+    The multi-threaded parent is a fork of this test process, which stays single-threaded (tests/conftest.py
+    keeps its torch to one thread: a fork of a process that entered a parallel region hangs in its own
+    matrix product, before it reaches what this test is about)."""
     source = ("import torch\ndef answer():\n    a = torch.randn(512, 512, requires_grad=True)\n"
               "    (a @ a).exp().sum().backward()\n    return torch.get_num_threads()\n")
     r, w = os.pipe()
