@@ -397,13 +397,22 @@ class _Run:
             return order
         return tried + [i for i in order if self.keys[i] not in views]
 
-    def judge(self, v: Variant, differing: set[str]) -> set[str] | None:
-        """The axes variant `v` explains, or None when it cannot be the answer's mistake."""
+    def judge(self, v: Variant, differing: set[str], needed: set[str] | None = None) -> set[str] | None:
+        """The axes variant `v` explains, or None when it cannot be the answer's mistake. With `needed`
+        (the axes nothing judged before explains), a variant that explains none of them is None at once:
+        those axes are judged first, and the rest only for a variant that will be kept. Each axis is
+        judged on its own, so the order changes how many runs a judgement takes, never its result."""
         if v.free is not None:
             return self._judge_free(v, differing)
         explained: set[str] = set()
         evidence: set[int] = set()  # examples on which the variant differs from the reference on an explained axis
-        for axis in self.axes:
+        axes, first = self.axes, len(self.axes)
+        if needed is not None:
+            front = [a for a in axes if a.id in needed]
+            axes, first = front + [a for a in axes if a.id not in needed], len(front)
+        for n, axis in enumerate(axes):
+            if n == first and not explained:
+                return None  # explains nothing that is still unexplained
             if axis.id not in differing:
                 continue
             seen: set[int] = set()
@@ -500,13 +509,13 @@ def _explain(run: _Run) -> Explanation:
     covered = set().union(*(g for _, g in judged)) if judged else set()
     if differing - covered:
         for v in catalogue.pairs:
-            got = run.judge(v, differing)
+            got = run.judge(v, differing, needed=differing - covered)
             if got and got - covered:
                 judged.append((v, got))
     covered = set().union(*(g for _, g in judged)) if judged else set()
     if differing - covered:
         for v in _superposed(run, catalogue.singles, differing):
-            got = run.judge(v, differing)
+            got = run.judge(v, differing, needed=differing - covered)
             if got and got - covered:
                 judged.append((v, got))
     names, alternatives = _cover_uncontradicted(run, judged, differing)
@@ -549,22 +558,15 @@ def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
     """Two mistakes whose edits cannot be merged (they touch the same line, or are written as whole forms)
     and whose effects are disjoint: the reference plus both deviations. Only mistakes whose every
     deviation falls where the answer deviates too are combined."""
+    # (example, field) where the answer equals the reference: a plausible variant equals it there too
+    agree = [(i, axis.field) for axis in run.axes for i in run.axis_examples[axis.id]
+             if run.cand_is_ref(i, axis.field)]
     plausible = []
     for v in candidates:
         if v.free is not None:
             continue
-        ok = True
-        for axis in run.axes:
-            for i in run.ordered[axis.id][::-1]:  # where the answer equals the reference first
-                if run.cand_is_ref(i, axis.field):
-                    if not run.var_is_ref(v, i, axis.field):
-                        ok = False
-                        break
-                else:
-                    break
-            if not ok:
-                break
-        if ok:
+        ran = [(i, f) for i, f in agree if run.keys[i] in v.views]  # what it has run on first: no new run
+        if all(run.var_is_ref(v, i, f) for i, f in ran + [(i, f) for i, f in agree if run.keys[i] not in v.views]):
             plausible.append(v)
     out = []
     for a, b in itertools.combinations(plausible, 2):
