@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Iterator
 
 from checker.budget import CheckBudget
 from checker.catalogue import Catalogue
@@ -100,13 +100,20 @@ class Checker:
 
     def warm(self) -> None:
         """Draw every core drill's examples, compute their references and load its mistake catalogue, so
-        the first check of any drill is as fast as the next ones (the app's worker does it at start)."""
+        the first check of any drill is as fast as the next ones."""
+        for _ in self.warm_steps():
+            pass
+
+    def warm_steps(self) -> Iterator[str]:
+        """`warm`, one drill and framework at a time (a tenth of a second or so each): yields "drill/framework"
+        after each, so a caller with requests to serve (the app's worker) answers them in between."""
         for d in load_drills():
             if d.kind != "core":
                 continue
             for fw in d.frameworks:
                 self.plan(d.id, fw, 0).warm()
                 self.catalogue(d.id, fw).variants()
+                yield f"{d.id}/{fw}"
 
     # ---- checking -----------------------------------------------------------------------------
     def check(self, source: str, drill: str | None = None, framework: str | None = None, seed: int = 0,

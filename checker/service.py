@@ -1,8 +1,10 @@
 """The warm checker worker the app (and anything long-running) talks to.
 
 `CheckerClient` starts `python -m checker.service` in the background: a trusted process that imports
-torch, numpy and hypothesis once, draws every drill's examples, and then answers check requests — each
-one handing the candidate's code to a fresh sandboxed child — in tens of milliseconds. Between checks
+torch, numpy and hypothesis once and answers check requests — each one handing the candidate's code to a
+fresh sandboxed child — in tens of milliseconds. While no request waits it warms up, one drill at a time:
+draws the drill's examples, computes its reference results and loads its mistake catalogue (a check sent
+meanwhile waits for one drill's warm-up at most, not for all of them). Between checks
 the worker keeps a spare child forked and confined for the drill it checked last (refreshed while it
 idles), so checking that drill again skips fork and confinement. The client's
 module imports nothing heavy, so the app opens fast while the worker warms up.
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import Future
 
 
@@ -214,8 +217,6 @@ def _on_cancel(signum, frame) -> None:
 
 def serve(stdin=None, stdout=None) -> int:
     """Answer check requests until stdin closes."""
-    import select
-
     from checker.sandbox import prepare_parent
 
     prepare_parent()  # torch.set_num_threads(1) before any tensor op, so forked children never hang
@@ -231,12 +232,9 @@ def serve(stdin=None, stdout=None) -> int:
     inp = stdin or sys.stdin
     out.write(json.dumps({"ready": True}) + "\n")
     out.flush()
-    try:
-        if not select.select([inp], [], [], 0)[0]:
-            checker.warm()
-    except (ValueError, OSError):  # stdin without a file descriptor (tests): warm anyway
-        checker.warm()
-    inbox = _Inbox(inp, idle=lambda: _refresh_spare(checker))
+    # every drill warmed one at a time while no request waits: a check sent now waits for one drill's
+    # warm-up at most, and a closed input ends the worker at the next drill
+    inbox = _Inbox(inp, idle=lambda: _refresh_spare(checker), background=checker.warm_steps())
     cancelled: set = set()
     for line in inbox:
         req = _request(line)
@@ -324,14 +322,20 @@ def _ids(req: dict) -> list:
     return [i for i in ids if isinstance(i, (int, str))] if isinstance(ids, list) else []
 
 
+_DONE = object()
+
+
 class _Inbox:
     """The lines of the worker's input, one at a time, calling `idle()` whenever none has come for
     `SPARE_REFRESH_S` seconds; `waiting()` returns the lines already sent but not yet taken, without
-    blocking (they are still taken in order). A stream without a file descriptor (tests) is read as it
-    is, with no idle calls and nothing seen ahead."""
+    blocking (they are still taken in order). `background` (an iterator: the warm-up) is advanced one
+    step whenever no line is waiting, until it is exhausted or the input closes. A stream without a file
+    descriptor (tests) is read as it is, after the whole background, with no idle calls and nothing seen
+    ahead."""
 
-    def __init__(self, inp, idle) -> None:
+    def __init__(self, inp, idle, background: Iterator | None = None) -> None:
         self.inp, self.idle = inp, idle
+        self.background = background
         self.pending = b""  # read from the descriptor itself: nothing else reads `inp`
         self.closed = False
         try:
@@ -343,6 +347,8 @@ class _Inbox:
         import select
 
         if self.fd is None:
+            for _ in self.background or ():
+                pass
             yield from self.inp
             return
         while True:
@@ -352,6 +358,10 @@ class _Inbox:
                         line, self.pending = self.pending, b""
                         yield line.decode("utf-8", errors="replace")
                     return
+                if self.background is not None and not select.select([self.fd], [], [], 0)[0]:
+                    if next(self.background, _DONE) is _DONE:
+                        self.background = None
+                    continue
                 if not select.select([self.fd], [], [], SPARE_REFRESH_S)[0]:
                     self.idle()
                     continue

@@ -140,6 +140,29 @@ def test_the_worker_sees_the_lines_already_sent_without_taking_them():
         assert list(lines) == ['{"b": 2}\n', '{"c": 3}\n'] and inbox.waiting() == []
 
 
+def test_the_warm_up_runs_between_requests_and_stops_when_the_input_closes():
+    """The worker warms one drill at a time while no request waits: a request already sent is taken before
+    the next step, and once the input has closed no further step runs (the worker exits)."""
+    import checker.service as service
+
+    r, w = os.pipe()
+    steps = []
+
+    def warm_up():
+        for n in range(100):
+            steps.append(n)
+            if n == 2:
+                os.write(w, b'{"a": 1}\n')  # a request arrives during the third step
+            yield n
+
+    with os.fdopen(r, "r") as inp:
+        inbox = service._Inbox(inp, idle=lambda: None, background=warm_up())
+        lines = iter(inbox)
+        assert next(lines) == '{"a": 1}\n' and steps == [0, 1, 2]  # served before the fourth step
+        os.close(w)
+        assert list(lines) == [] and steps == [0, 1, 2]  # closed: the warm-up is left where it was
+
+
 def service_inbox(inp):
     import checker.service as service
 
