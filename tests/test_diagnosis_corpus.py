@@ -2,11 +2,11 @@
 every right answer accepted, every wrong answer rejected, >= 95% of wrong answers named correctly and none
 named wrongly. The figures come from bench/diagnosis.py, which scores any folder in the same format.
 
-The corpus outgrew the suite's time (about a quarter of a second an answer, thirteen hundred answers), so the
-suite judges the first right answer per drill and framework and, of the wrong ones, the first (by file
-name, the blind-written answers first) that expects each mistake and every one that expects no catalogued
-name; `PPO_DRILL_CORPUS=all` judges every answer, as `.ci/run`
-does after the suite. The 5% bound on declared gaps is counted over every answer either way."""
+The corpus outgrew the suite's time (about a tenth of a second an answer, thirteen hundred answers), so the
+suite judges a fixed part of it (`judged_in_the_suite`: the first right answer per drill and framework,
+every wrong one that expects no catalogued name, the blind-written wrong ones that first expect each
+mistake, and one wrong answer per drill and framework at least); `PPO_DRILL_CORPUS=all` judges every
+answer, as `.ci/run` does after the suite. The 5% bound on declared gaps is counted over every answer either way."""
 from __future__ import annotations
 
 import importlib.util
@@ -44,22 +44,25 @@ def _framework(case) -> str:
 
 def judged_in_the_suite(cases) -> list:
     """Of the right answers, the first per drill and framework (the libraries' idioms first: the
-    `blind_right_*` files, written from the prompts alone); of the wrong ones, the first per expected
-    mistake id and every answer that expects no catalogued name. All of them with PPO_DRILL_CORPUS=all."""
+    `blind_right_*` files, written from the prompts alone); of the wrong ones, every answer that expects
+    no catalogued name (none may be named wrongly), the first blind-written one per expected mistake id,
+    and the first per drill and framework where no blind-written one came before (every mistake also has
+    its canonical form judged by tests/test_checker_catalogue.py). All of them with PPO_DRILL_CORPUS=all."""
     if JUDGE_ALL:
         return list(cases)
-    out, seen, rights = [], set(), {}
+    out, seen, rights, wrongs = [], set(), {}, set()
     for c in sorted(cases, key=lambda c: (not c.path.name.startswith("blind_"), c.path.name)):
+        key = (c.drill, _framework(c))
         if c.expect == ["right"]:
-            key = (c.drill, _framework(c))
             rights[key] = rights.get(key, 0) + 1
             if rights[key] <= RIGHT_PER_FRAMEWORK:
                 out.append(c)
             continue
-        new = [m for m in c.expect if m not in seen]
-        if not c.expect or c.expect == ["wrong"] or new:
+        blind_and_new = c.path.name.startswith("blind_") and [m for m in c.expect if m not in seen]
+        if not c.expect or c.expect == ["wrong"] or blind_and_new or key not in wrongs:
             out.append(c)
             seen.update(c.expect)
+            wrongs.add(key)
     return out
 
 
