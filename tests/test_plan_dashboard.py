@@ -21,6 +21,7 @@ from tui.testing import FIXED_START, FixedClock, ScriptedChecker
 from tui.widgets.plan_panel import PlanPanel
 
 pytestmark = pytest.mark.anyio
+SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -57,8 +58,25 @@ def _fully_visible(app, widget) -> bool:
     return region.height > 0 and screen.contains_region(region)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
-async def test_dashboard_shows_days_left_today_and_readiness(tmp_path, size):
+async def resize(pilot, size) -> None:
+    """The terminal resized to `size` (nothing done when it is that size already), and laid out again."""
+    if tuple(pilot.app.size) != tuple(size):
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+
+
+async def at_each_size(pilot, check, back: bool = True) -> None:
+    """`await check(size)` at each of SIZES, the terminal resized to it first (the app runs at the first);
+    with `back`, the terminal is at the first size again afterwards, for the flow to go on there."""
+    for size in SIZES:
+        await resize(pilot, size)
+        assert tuple(pilot.app.size) == size and tuple(pilot.app.screen.size) == size
+        await check(size)
+    if back:
+        await resize(pilot, SIZES[0])
+
+
+async def test_dashboard_shows_days_left_today_and_readiness(tmp_path):
     data = tmp_path / "data"
     with open_store(data) as store:
         set_interview_date(store, FIXED_START.date() + timedelta(days=21))
@@ -67,22 +85,26 @@ async def test_dashboard_shows_days_left_today_and_readiness(tmp_path, size):
             sch.review(card.id, 3, now=FIXED_START - timedelta(days=1))
             sch.review(card.id, 3, now=FIXED_START - timedelta(days=1, minutes=-10))
     app = make_app(data)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, app)
-        panel = app.screen.query_one(PlanPanel)
-        text = plain(panel)
-        assert "Interview in 21 days · today 0/" in text
-        assert "new cards 0/" in text and "reviews due" in text
-        assert "Readiness on the day" in text
-        plan = panel.plan
-        assert [t.readiness for t in plan.readiness] == sorted(t.readiness for t in plan.readiness)
-        assert plan.readiness[0].title in text and plan.readiness[-1].topic == "gae"
-        assert _fully_visible(app, panel)
-        # the plan's new-card allowance is the review queue's
-        assert app.session.scheduler.new_per_day == plan.new_per_day
-        footer = app.screen.query_one("Footer")
-        keys = {str(k.key_display or k.key) for k in footer.query("FooterKey")} if hasattr(footer, "query") else set()
-        assert "i" in keys and "m" in keys
+
+        async def check(size):
+            panel = app.screen.query_one(PlanPanel)
+            text = plain(panel)
+            assert "Interview in 21 days · today 0/" in text
+            assert "new cards 0/" in text and "reviews due" in text
+            assert "Readiness on the day" in text
+            plan = panel.plan
+            assert [t.readiness for t in plan.readiness] == sorted(t.readiness for t in plan.readiness)
+            assert plan.readiness[0].title in text and plan.readiness[-1].topic == "gae"
+            assert _fully_visible(app, panel)
+            # the plan's new-card allowance is the review queue's
+            assert app.session.scheduler.new_per_day == plan.new_per_day
+            footer = app.screen.query_one("Footer")
+            keys = {str(k.key_display or k.key) for k in footer.query("FooterKey")} if hasattr(footer, "query") else set()
+            assert "i" in keys and "m" in keys
+
+        await at_each_size(pilot, check, back=False)
 
 
 async def test_setting_the_date_in_the_settings_dialog(tmp_path):
@@ -231,21 +253,24 @@ async def test_the_last_day_review_tops_up_what_is_below_target_on_the_day(tmp_p
         assert "Interview in 1 day" in text and "mock interview" in text and "top-up" in text
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
-async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path, size):
+async def test_after_the_interview_the_dashboard_is_plain_spaced_review(tmp_path):
     data = tmp_path / "data"
     with open_store(data) as store:
         set_interview_date(store, FIXED_START.date() - timedelta(days=2))
         store.set_setting("new_per_day", 7)
     app = make_app(data)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, app)
-        panel = app.screen.query_one(PlanPanel)
-        text = plain(panel)
-        assert "plain spaced review" in text and "Readiness now" in text and "Interview in" not in text
-        assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
-        assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
-        assert _fully_visible(app, panel)
+
+        async def check(size):
+            panel = app.screen.query_one(PlanPanel)
+            text = plain(panel)
+            assert "plain spaced review" in text and "Readiness now" in text and "Interview in" not in text
+            assert panel.plan.mode == "after" and not any(t.kind == "mock" for t in panel.plan.tasks)
+            assert app.session.scheduler.new_per_day == 7  # the plain setting, not the plan's allowance
+            assert _fully_visible(app, panel)
+
+        await at_each_size(pilot, check, back=False)
 
 
 async def test_review_serves_the_study_next_cards_a_mock_queued(tmp_path):
@@ -365,8 +390,7 @@ def _screen_lines(app) -> list[str]:
     return text.splitlines()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
-async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(tmp_path, size):
+async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(tmp_path):
     """Too little time (10 days, many drills planned today, some failed): the dashboard's plan still
     shows today's tasks on one line and at least three topics; the stats' Readiness tab shows every
     column inside the screen, long topic titles cut with …."""
@@ -378,24 +402,32 @@ async def test_the_plan_panel_keeps_room_for_topics_and_the_readiness_tab_fits(t
         for d in load_drills()[:8]:  # tried and failed before today: each is back on today's plan
             store.record_attempt(d.id, framework="numpy", started_at=FIXED_START - timedelta(days=1), passed=False)
     app = make_app(data)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, app)
         panel = app.screen.query_one(PlanPanel)
-        plan = panel.plan
-        assert plan.cannot_promise and len([t for t in plan.tasks if t.kind == "drill"]) >= 8
-        assert _fully_visible(app, panel)
-        shown = [t.title[:20] for t in plan.readiness if any(t.title[:20] in line for line in _screen_lines(app))]
-        assert len(shown) >= 3, shown
+
+        async def dashboard_shown(size):
+            plan = panel.plan
+            assert plan.cannot_promise and len([t for t in plan.tasks if t.kind == "drill"]) >= 8
+            assert _fully_visible(app, panel)
+            shown = [t.title[:20] for t in plan.readiness if any(t.title[:20] in line for line in _screen_lines(app))]
+            assert len(shown) >= 3, shown
+
+        await at_each_size(pilot, dashboard_shown)
         await pilot.press("s")
         await settle(pilot, app)
         app.screen.query_one("#stats-tabs").active = "tab-readiness"
         await pilot.pause()
         await pilot.pause()
-        table = app.screen.query_one("#readiness-table")
-        widths = [c.get_render_width(table) for c in table.columns.values()]
-        assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "mastered", "weakest"]
-        assert sum(widths) <= size[0], widths  # every column inside the screen
-        lines = _screen_lines(app)
-        header = next(line for line in lines if " ready " in line and " topic " in line)
-        assert header.rstrip().endswith("weakest"), header
-        assert any("…" in line for line in lines)  # a long title is cut, and marked
+
+        async def readiness_shown(size):
+            table = app.screen.query_one("#readiness-table")
+            widths = [c.get_render_width(table) for c in table.columns.values()]
+            assert [str(c.label) for c in table.columns.values()] == ["ready", "topic", "cards", "drills", "mastered", "weakest"]
+            assert sum(widths) <= size[0], widths  # every column inside the screen
+            lines = _screen_lines(app)
+            header = next(line for line in lines if " ready " in line and " topic " in line)
+            assert header.rstrip().endswith("weakest"), header
+            assert any("…" in line for line in lines)  # a long title is cut, and marked
+
+        await at_each_size(pilot, readiness_shown, back=False)

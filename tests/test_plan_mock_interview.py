@@ -74,6 +74,24 @@ def visible_in(container, widget) -> bool:
     return container.region.intersection(widget.region).height > 0
 
 
+async def resize(pilot, size) -> None:
+    """The terminal resized to `size` (nothing done when it is that size already), and laid out again."""
+    if tuple(pilot.app.size) != tuple(size):
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+
+
+async def at_each_size(pilot, check, back: bool = True) -> None:
+    """`await check(size)` at each of SIZES, the terminal resized to it first (the app runs at the first);
+    with `back`, the terminal is at the first size again afterwards, for the flow to go on there."""
+    for size in SIZES:
+        await resize(pilot, size)
+        assert tuple(pilot.app.size) == size and tuple(pilot.app.screen.size) == size
+        await check(size)
+    if back:
+        await resize(pilot, SIZES[0])
+
+
 async def _first_drill_wrong_then_right(app, pilot, screen, clock):
     s = screen.mock
     item = s.current
@@ -86,35 +104,49 @@ async def _first_drill_wrong_then_right(app, pilot, screen, clock):
     return item, drill, wrong
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_a_mock_like_an_interview(tmp_path, size):
+async def test_a_mock_like_an_interview(tmp_path):
     clock = FixedClock()
     app = make_app(tmp_path / "data", clock)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, app)
         screen = MockScreen(plan_mock(11, 45))
         await app.push_screen(screen)
         await pilot.pause()
-        assert "Like an interview" in screen.query_one("#setup-text").source
-        assert set(await footer_fits(pilot)) == {"enter", "plus", "minus", "r", "s", "h", "escape", "ctrl+p"}
+
+        async def setup_shown(size):
+            assert "Like an interview" in screen.query_one("#setup-text").source
+            assert set(await footer_fits(pilot)) == {"enter", "plus", "minus", "r", "s", "h", "escape", "ctrl+p"}
+
+        await at_each_size(pilot, setup_shown)
         await pilot.press("enter")
         await pilot.pause()
         item, drill, wrong = await _first_drill_wrong_then_right(app, pilot, screen, clock)
-        body = rendered(screen.query_one("#drill-results #body"))
-        assert "Smallest counterexample" in body and "checks pass" in body
-        assert wrong.title not in body and wrong.id not in body and "Named mistake" not in body
-        assert set(await footer_fits(pilot)) >= {"ctrl+r", "f2", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+
+        async def failed_run_shown(size):
+            body = rendered(screen.query_one("#drill-results #body"))
+            assert "Smallest counterexample" in body and "checks pass" in body
+            assert wrong.title not in body and wrong.id not in body and "Named mistake" not in body
+            assert set(await footer_fits(pilot)) >= {"ctrl+r", "f2", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+
+        await at_each_size(pilot, failed_run_shown)
 
         # the prompt scrolls and is reached from the keyboard
         prompt = screen.query_one("#drill-prompt-scroll")
-        await pilot.press("f2")
-        assert prompt.has_focus
-        if prompt.max_scroll_y:
-            await pilot.press("pagedown")
+
+        async def prompt_scrolls(size):
+            prompt.scroll_home(animate=False)  # where the last size's pagedown left it
             await pilot.pause()
-            assert prompt.scroll_y > 0
-        await pilot.press("f2")
-        assert screen.query_one("#drill-editor").has_focus
+            await pilot.press("f2")
+            assert prompt.has_focus
+            if prompt.max_scroll_y:
+                assert prompt.scroll_y == 0
+                await pilot.press("pagedown")
+                await pilot.pause()
+                assert prompt.scroll_y > 0
+            await pilot.press("f2")
+            assert screen.query_one("#drill-editor").has_focus
+
+        await at_each_size(pilot, prompt_scrolls)
 
         # pass, then a question: type, reveal (scrolled into view), grade
         screen.query_one("#drill-editor").load_text(drill.solution(item.framework))
@@ -127,24 +159,39 @@ async def test_a_mock_like_an_interview(tmp_path, size):
         await pilot.pause()
         await pilot.pause()
         view = screen.query_one("#question-view")
-        assert visible_in(view, screen.query_one("#question-answer"))
-        assert set(await footer_fits(pilot)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+
+        async def answer_revealed(size):
+            assert visible_in(view, screen.query_one("#question-answer"))
+            assert set(await footer_fits(pilot)) >= {"1", "2", "3", "ctrl+b", "ctrl+n", "ctrl+f", "escape"}
+
+        await at_each_size(pilot, answer_revealed)
         await pilot.press("1")  # missed, as Again in a card review
-        assert next(r for r in screen.mock.results if r.index == question.index).outcome == "missed"
+
+        async def graded(size):
+            assert next(r for r in screen.mock.results if r.index == question.index).outcome == "missed"
+
+        await at_each_size(pilot, graded)
         await pilot.press("ctrl+f", "y")
         await pilot.pause()
-        assert screen.mock.finished
 
         # the scorecard reveals everything
-        review = rendered(screen.query_one("#scorecard-review"), 120)
-        assert wrong.title in review and "min of both" in review and "The card's answer" in review
-        assert "model answer" in review and "budget" in review
-        assert set(await footer_fits(pilot)) >= {"n", "h", "escape"}
+        async def scorecard_shown(size):
+            assert screen.mock.finished
+            review = rendered(screen.query_one("#scorecard-review"), 120)
+            assert wrong.title in review and "min of both" in review and "The card's answer" in review
+            assert "model answer" in review and "budget" in review
+            assert set(await footer_fits(pilot)) >= {"n", "h", "escape"}
+
+        await at_each_size(pilot, scorecard_shown)
         await pilot.press("n")
         await pilot.pause()
-        extra = app.session.store.get_setting(EXTRA_SETTING)
-        assert question.ref in extra["cards"] and wrong.card in extra["cards"]
-        assert extra["day"] == clock.now.date().isoformat()
+
+        async def study_next_queued(size):
+            extra = app.session.store.get_setting(EXTRA_SETTING)
+            assert question.ref in extra["cards"] and wrong.card in extra["cards"]
+            assert extra["day"] == clock.now.date().isoformat()
+
+        await at_each_size(pilot, study_next_queued, back=False)
 
 
 async def test_coached_mocks_keep_the_named_mistake(tmp_path):
@@ -212,8 +259,7 @@ def test_review_history_and_comparison_without_an_app(tmp_path):
         assert wrong.card in cards and drills == [first.plan.items[0].ref]
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_mock_history_reopens_and_compares(tmp_path, size):
+async def test_mock_history_reopens_and_compares(tmp_path):
     clock = FixedClock()
     with open_store(tmp_path / "data") as store:
         first, wrong = _run(store, clock, 7, ["knew", "missed"])
@@ -221,28 +267,44 @@ async def test_mock_history_reopens_and_compares(tmp_path, size):
         _run(store, clock, 7, ["knew", "knew"])
     clock.advance(hours=1)
     app = make_app(tmp_path / "data", clock)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await settle(pilot, app)
         await pilot.press("m")
         await pilot.pause()
         await pilot.press("h")
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, MockHistoryScreen)
-        assert screen.query_one("#history-table", DataTable).row_count == 2
+
+        async def history_listed(size):
+            assert isinstance(screen, MockHistoryScreen) and app.screen is screen
+            assert screen.query_one("#history-table", DataTable).row_count == 2
+
+        await at_each_size(pilot, history_listed)
         screen.query_one("#history-table", DataTable).move_cursor(row=1)  # the older run
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.open_id == first.mock_id
-        assert wrong.title in rendered(screen.query_one("#scorecard-review"), 120)
-        assert set(await footer_fits(pilot)) >= {"c", "n", "escape"}
+
+        async def scorecard_reopened(size):
+            assert screen.open_id == first.mock_id
+            assert wrong.title in rendered(screen.query_one("#scorecard-review"), 120)
+            assert set(await footer_fits(pilot)) >= {"c", "n", "escape"}
+
+        await at_each_size(pilot, scorecard_reopened)
         await pilot.press("c")
         await pilot.pause()
-        table = rendered(screen.query_one("#history-compare"), size[0])
-        assert "two runs side by side" in table and "missed" in table and "knew" in table
+
+        async def runs_compared(size):
+            table = rendered(screen.query_one("#history-compare"), size[0])
+            assert "two runs side by side" in table and "missed" in table and "knew" in table
+
+        await at_each_size(pilot, runs_compared)
         await pilot.press("escape")
         await pilot.pause()
-        assert screen.view == "history-list"
+
+        async def back_to_the_list(size):
+            assert screen.view == "history-list"
+
+        await at_each_size(pilot, back_to_the_list, back=False)
 
 
 def test_mock_history_from_the_command_line(capsys, _private_data_dir):
