@@ -276,9 +276,8 @@ def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
     output-type, and printed escape sequences come back visible (see tests/test_hostile_verdicts.py)."""
     import re
 
-    from checker.engine import Checker
+    from tests.warm_checker import CHECKER as checker  # as warm as this worker's checks made it
 
-    checker = Checker()
     verdicts = [(path.stem, path.read_text()) for path in sorted((HOSTILE / "verdicts").glob("*.py"))]
     heads = {name: dict(re.findall(r"^# (drill|framework|expect): (\S+)", text, re.M)) for name, text in verdicts}
     for head in heads.values():  # loaded here, as root: the uid may not be able to read the checkout

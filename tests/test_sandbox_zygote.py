@@ -147,12 +147,11 @@ def _without_zero_runs(chunk: bytes) -> bytes:
     return chunk if keep.all() else pages[keep].tobytes()
 
 
-def _readable_memory(pid: int) -> bytes:
-    """Every mapping of `pid` that data can be in (root reads another uid's memory): writable ones (the heap,
+def _memory_chunks(pid: int):
+    """Each mapping of `pid` that data can be in (root reads another uid's memory): writable ones (the heap,
     anonymous memory, the data of libraries) and anonymous ones; a library's code and read-only data are
     the same in every process and hold nothing a check computed. Runs of zero pages are cut to one page
     (`_without_zero_runs`): the patterns searched for are shorter than a page and never all zeros."""
-    chunks = []
     with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
         for line in maps:
             fields = line.split()
@@ -163,10 +162,27 @@ def _readable_memory(pid: int) -> bytes:
                 continue
             try:
                 mem.seek(start)
-                chunks.append(_without_zero_runs(mem.read(end - start)))
+                chunk = mem.read(end - start)
             except OSError:
                 continue
-    return b"".join(chunks)
+            yield _without_zero_runs(chunk)
+
+
+def _readable_memory(pid: int) -> bytes:
+    """`_memory_chunks(pid)`, one string (a pattern across two mappings is found too)."""
+    return b"".join(_memory_chunks(pid))
+
+
+def _holds_some(pid: int, lines: list[bytes], results: list[bytes]) -> bool:
+    """Some line and some result are in a mapping of `pid`: read until both are found (the checker's own
+    heap is large, and the search only has to be shown to work)."""
+    line = result = False
+    for chunk in _memory_chunks(pid):
+        line = line or any(x in chunk for x in lines)
+        result = result or any(x in chunk for x in results)
+        if line and result:
+            return True
+    return False
 
 
 def _secrets() -> tuple[list[bytes], list[bytes]]:
@@ -222,8 +238,7 @@ def test_no_model_answer_or_expected_result_is_in_the_memory_of_the_zygote_or_a_
                        for c in Path(f"/proc/{keeper}/task/{keeper}/children").read_text().split()]
             time.sleep(0.01)
         assert len(answers) == len(pids) - 1, "the spare's answer process was not found"
-        own = _readable_memory(os.getpid())
-        assert any(line in own for line in lines) and any(r in own for r in results)  # the search finds them
+        assert _holds_some(os.getpid(), lines, results)  # the checker holds both: the search finds them
         for pid in [pids[0]] + answers:
             memory = _readable_memory(pid)
             assert len(memory) > 20_000_000  # the heap of a process with torch loaded was read
