@@ -16,6 +16,7 @@ Pure functions of the attempts, the preview log and the drills; days are UTC day
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -26,9 +27,11 @@ from cards.schedule.preview import previews
 UNTRIED, TRIED, PASSED, MASTERED = "untried", "tried", "passed once", "mastered"
 
 
+@functools.lru_cache(maxsize=4096)
 def code_key(code: str) -> str:
     """A short fingerprint of a program: the same for two files that differ only in comments, blank
-    lines or layout, different when the program differs."""
+    lines or layout, different when the program differs. Kept per program text (a pure function: the
+    dashboard asks again for every stored attempt on each refresh, and parsing them was most of it)."""
     try:
         text = ast.dump(ast.parse(code))
     except (SyntaxError, ValueError):
@@ -66,10 +69,11 @@ class Mastery:
         return self.state == MASTERED
 
 
-def passes(store: Any) -> list[Pass]:
-    """Every passing attempt and every passing practise-ahead preview, oldest first."""
+def passes(store: Any, attempts: Sequence[Any] | None = None) -> list[Pass]:
+    """Every passing attempt (of `attempts`, the store's by default) and every passing practise-ahead
+    preview, oldest first."""
     found = [Pass(a.drill_id, a.framework, a.finished_at or a.started_at, code_key(a.code))
-             for a in store.attempts() if a.passed]
+             for a in (store.attempts() if attempts is None else attempts) if a.passed]
     for entry in previews(store):
         if entry["kind"] == "drill" and entry.get("passed") and isinstance(entry.get("framework"), str):
             found.append(Pass(entry["ref"], entry["framework"], datetime.fromisoformat(entry["at"]),
@@ -102,10 +106,11 @@ def mastery(store: Any, drills: Iterable[Any]) -> dict[str, Mastery]:
     drills = list(drills)
     family = {d.id: family_of(d) for d in drills}
     by_family: dict[str, list[Pass]] = {}
-    for p in passes(store):
+    attempts = store.attempts()
+    for p in passes(store, attempts):
         if p.drill_id in family:
             by_family.setdefault(family[p.drill_id], []).append(p)
-    tried = {family[a.drill_id] for a in store.attempts() if a.drill_id in family}
+    tried = {family[a.drill_id] for a in attempts if a.drill_id in family}
     states = {f: family_mastery(f, by_family.get(f, []), f in tried) for f in set(family.values())}
     return {d.id: states[family[d.id]] for d in drills}
 
