@@ -145,6 +145,7 @@ def main() -> int:
 
     client = CheckerClient(env={**os.environ, "PPO_DRILL_HOME": str(tmp / "home")})
     client.wait_ready(120)
+    client.wait_warm()  # every drill warmed (the worker warms them one at a time between requests)
     for drill_id, fw, _kind, path in cases:  # warm-up: examples, references and catalogue loaded once
         client.check(path.read_text(), drill_id, fw)
     warm_base = []

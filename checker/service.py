@@ -11,7 +11,7 @@ module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
 "seed"}`, or `{"op": "prepare", "drill", "framework", "seed"}` (a drill was opened: fork its check's
-sandbox child now; no reply); reply `{"id", "ok": true, "report": Report.to_json()}`, or
+sandbox child now; no reply), or `{"id", "op": "warm"}` (finish the warm-up now; reply `{"id", "ok": true}`); reply `{"id", "ok": true, "report": Report.to_json()}`, or
 `{"id", "ok": false, "usage": msg}` when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
 abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
 `{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
@@ -149,6 +149,24 @@ class CheckerClient:
             raise CheckCancelled("superseded by a newer check")
         raise CheckerUnavailable(f"the checker failed: {reply.get('error')}")
 
+    def wait_warm(self, timeout: float = 300.0) -> None:
+        """Return once the worker has warmed every drill (it warms them one at a time between requests):
+        what a caller timing warm checks waits for first. Raises `CheckerUnavailable` when the worker is
+        gone."""
+        if self._proc is None or self._proc.poll() is not None:
+            self.start()
+        request_id = next(self._ids)
+        future: Future = Future()
+        with self._lock:
+            self._pending[request_id] = future
+            try:
+                self._proc.stdin.write(json.dumps({"id": request_id, "op": "warm"}) + "\n")
+                self._proc.stdin.flush()
+            except (OSError, ValueError, AttributeError):
+                self._pending.pop(request_id, None)
+                raise CheckerUnavailable(self._why()) from None
+        future.result(timeout=timeout)
+
     def cancel_running(self) -> None:
         """Abandon every check sent and not yet answered: the one the worker is running has its
         candidate's process killed, the ones still queued (sent while the worker warmed up or was busy)
@@ -245,6 +263,11 @@ def serve(stdin=None, stdout=None) -> int:
             continue
         if req.get("op") == "cancel":
             cancelled.update(_ids(req))
+            continue
+        if req.get("op") == "warm":  # the rest of the warm-up now, then the reply
+            inbox.finish_background()
+            out.write(json.dumps({"id": req.get("id"), "ok": True}) + "\n")
+            out.flush()
             continue
         reply = {"id": req.get("id")}
         for line in inbox.waiting():  # a cancel sent after this check, already here (checks unparsed)
@@ -347,8 +370,7 @@ class _Inbox:
         import select
 
         if self.fd is None:
-            for _ in self.background or ():
-                pass
+            self.finish_background()
             yield from self.inp
             return
         while True:
@@ -369,6 +391,12 @@ class _Inbox:
                 continue
             line, self.pending = self.pending.split(b"\n", 1)
             yield line.decode("utf-8", errors="replace") + "\n"
+
+    def finish_background(self) -> None:
+        """The rest of the background, at once."""
+        for _ in self.background or ():
+            pass
+        self.background = None
 
     def _read(self) -> None:
         data = os.read(self.fd, 1 << 16)

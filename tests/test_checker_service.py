@@ -221,6 +221,12 @@ def test_an_idle_worker_replaces_its_spare_once_it_is_old(monkeypatch):
     assert calls == ["forked"]
 
 
+def test_a_warm_request_is_answered_once_every_drill_is_warm(client):
+    """`wait_warm` returns once the worker's warm-up is done; checks go on as before."""
+    client.wait_warm(timeout=120)
+    assert client.check(get_drill("gae").solution("numpy"), drill="gae").passed
+
+
 def test_a_prepare_request_gets_no_reply_and_the_worker_serves_on(client):
     client.prepare("gae", "numpy")
     client.prepare("no-such-drill", "numpy")  # logged by the worker, nothing else
