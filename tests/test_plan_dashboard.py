@@ -14,6 +14,7 @@ from cards.plan.interview import interview_date, set_interview_date
 from cards.plan.mock_plan import COACHED_SETTING
 from cards.progress.store import open_store
 from cards.schedule.scheduler import Scheduler
+from tests.terminal_sizes import SIZES, at_each_size
 from tui.app import PpoDrillApp
 from tui.screens.plan_settings import PlanSettingsScreen
 from tui.screens.review import ReviewScreen
@@ -21,7 +22,6 @@ from tui.testing import FIXED_START, FixedClock, ScriptedChecker
 from tui.widgets.plan_panel import PlanPanel
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -56,24 +56,6 @@ async def settle(pilot, app):
 def _fully_visible(app, widget) -> bool:
     region, screen = widget.region, app.screen.region
     return region.height > 0 and screen.contains_region(region)
-
-
-async def resize(pilot, size) -> None:
-    """The terminal resized to `size` (nothing done when it is that size already), and laid out again."""
-    if tuple(pilot.app.size) != tuple(size):
-        await pilot.resize_terminal(*size)
-        await pilot.pause()
-
-
-async def at_each_size(pilot, check, back: bool = True) -> None:
-    """`await check(size)` at each of SIZES, the terminal resized to it first (the app runs at the first);
-    with `back`, the terminal is at the first size again afterwards, for the flow to go on there."""
-    for size in SIZES:
-        await resize(pilot, size)
-        assert tuple(pilot.app.size) == size and tuple(pilot.app.screen.size) == size
-        await check(size)
-    if back:
-        await resize(pilot, SIZES[0])
 
 
 async def test_dashboard_shows_days_left_today_and_readiness(tmp_path):

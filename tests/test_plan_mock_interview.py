@@ -19,13 +19,13 @@ from cards.plan.mock_review import (compare_runs, format_comparison, format_revi
                                     other_run, review_items, study_next_items)
 from cards.progress.store import open_store
 from drills import get_drill
+from tests.terminal_sizes import SIZES, at_each_size
 from tui.app import PpoDrillApp
 from tui.screens.mock import MockScreen
 from tui.screens.mock_history import MockHistoryScreen
 from tui.testing import FixedClock, ScriptedChecker
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -72,24 +72,6 @@ async def footer_fits(pilot) -> list[str]:
 
 def visible_in(container, widget) -> bool:
     return container.region.intersection(widget.region).height > 0
-
-
-async def resize(pilot, size) -> None:
-    """The terminal resized to `size` (nothing done when it is that size already), and laid out again."""
-    if tuple(pilot.app.size) != tuple(size):
-        await pilot.resize_terminal(*size)
-        await pilot.pause()
-
-
-async def at_each_size(pilot, check, back: bool = True) -> None:
-    """`await check(size)` at each of SIZES, the terminal resized to it first (the app runs at the first);
-    with `back`, the terminal is at the first size again afterwards, for the flow to go on there."""
-    for size in SIZES:
-        await resize(pilot, size)
-        assert tuple(pilot.app.size) == size and tuple(pilot.app.screen.size) == size
-        await check(size)
-    if back:
-        await resize(pilot, SIZES[0])
 
 
 async def _first_drill_wrong_then_right(app, pilot, screen, clock):

@@ -7,13 +7,13 @@ import pytest
 
 from cards.plan.mock import plan_mock
 from drills import get_drill
+from tests.terminal_sizes import SIZES, at_each_size
 from tui.app import PpoDrillApp
 from tui.screens.mock import MockScreen
 from tui.testing import FixedClock, ScriptedChecker
 from tui.widgets.mock_scorecard import hanging_lines
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -52,24 +52,6 @@ async def wait_footer(pilot, screen):
             break
         await pilot.pause(0.02)
     await pilot.pause()
-
-
-async def resize(pilot, size) -> None:
-    """The terminal resized to `size` (nothing done when it is that size already), and laid out again."""
-    if tuple(pilot.app.size) != tuple(size):
-        await pilot.resize_terminal(*size)
-        await pilot.pause()
-
-
-async def at_each_size(pilot, check, back: bool = True) -> None:
-    """`await check(size)` at each of SIZES, the terminal resized to it first (the app runs at the first);
-    with `back`, the terminal is at the first size again afterwards, for the flow to go on there."""
-    for size in SIZES:
-        await resize(pilot, size)
-        assert tuple(pilot.app.size) == size and tuple(pilot.app.screen.size) == size
-        await check(size)
-    if back:
-        await resize(pilot, SIZES[0])
 
 
 async def test_footer_prompt_scroll_and_wide_layout():
@@ -369,8 +351,9 @@ async def test_the_scorecard_draws_the_cards_markdown():
         card.show("Mock interview scorecard",
                   _revealed_questions(["numbers-epochs", "value-clipped-loss"]) + [drill])
         await pilot.pause()
-        from rich.console import Console
         import os
+
+        from rich.console import Console
 
         async def check(size):
             console = Console(width=size[0] - 4, record=True, file=open(os.devnull, "w"))

@@ -8,12 +8,12 @@ import pytest
 from textual.widgets import Select, TextArea
 
 from drills import get_drill
+from tests.terminal_sizes import SIZES, at_sizes
 from tui.app import PpoDrillApp
 from tui.screens.paste import COUNTING, PasteScreen
 from tui.testing import FixedClock, ScriptedChecker
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -37,19 +37,6 @@ async def open_paste(pilot):
     await pilot.pause()
     assert isinstance(app.screen, PasteScreen)
     return app.screen
-
-
-async def at_sizes(pilot):
-    """Each of SIZES, the terminal's own first, then the others, each after the terminal is resized to it
-    and laid out again: one app goes through a test's steps at 80x24, then at 100x30."""
-    here = tuple(pilot.app.size)
-    for size in sorted(SIZES, key=lambda size: size != here):
-        if tuple(pilot.app.size) != size:
-            await pilot.resize_terminal(*size)
-            await pilot.pause()
-            await pilot.pause()
-        assert tuple(pilot.app.size) == tuple(pilot.app.screen.size) == size
-        yield size
 
 
 async def check(pilot, code: str):

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.terminal_sizes import SIZES, at_sizes
 from tui.app import PpoDrillApp
 from tui.screens.help import HelpScreen, help_markdown
 from tui.screens.review import ReviewScreen
@@ -15,7 +16,6 @@ from tui.screens.workspace import WorkspaceScreen
 from tui.testing import FixedClock, ScriptedChecker
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -37,20 +37,6 @@ async def ready(pilot):
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
-
-
-async def at_sizes(pilot):
-    """Each of SIZES, the terminal's own first, then the others, each after the terminal is resized to it
-    and laid out again: one app checks a state at 80x24, then at 100x30 (the next state at 100x30 first,
-    then at 80x24)."""
-    here = tuple(pilot.app.size)
-    for size in sorted(SIZES, key=lambda size: size != here):
-        if tuple(pilot.app.size) != size:
-            await pilot.resize_terminal(*size)
-            await pilot.pause()
-            await pilot.pause()
-        assert tuple(pilot.app.size) == tuple(pilot.app.screen.size) == size
-        yield size
 
 
 def screen_text(app) -> str:

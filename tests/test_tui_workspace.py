@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from tests.terminal_sizes import SIZES, at_sizes
 from tui.app import PpoDrillApp
 from tui.screens.code_view import CodeScreen
 from tui.screens.confirm import ConfirmScreen
@@ -14,7 +15,6 @@ from tui.screens.workspace import WorkspaceScreen
 from tui.testing import FixedClock, ScriptedChecker
 
 pytestmark = pytest.mark.anyio
-SIZES = [(80, 24), (100, 30)]
 
 
 @pytest.fixture
@@ -38,19 +38,6 @@ async def open_drill(pilot, drill_id: str = "gae") -> WorkspaceScreen:
     await app.push_screen(screen)
     await pilot.pause()
     return screen
-
-
-async def at_sizes(pilot):
-    """Each of SIZES, the terminal's own first, then the others, each after the terminal is resized to it
-    and laid out again: one app goes through a test's steps at 80x24, then at 100x30."""
-    here = tuple(pilot.app.size)
-    for size in sorted(SIZES, key=lambda size: size != here):
-        if tuple(pilot.app.size) != size:
-            await pilot.resize_terminal(*size)
-            await pilot.pause()
-            await pilot.pause()
-        assert tuple(pilot.app.size) == tuple(pilot.app.screen.size) == size
-        yield size
 
 
 def suspend_like_textual(app, log: list[str]):
