@@ -351,9 +351,8 @@ async def test_the_scorecard_draws_the_cards_markdown():
         card.show("Mock interview scorecard",
                   _revealed_questions(["numbers-epochs", "value-clipped-loss"]) + [drill])
         await pilot.pause()
-        import os
-
         from rich.console import Console
+        import os
 
         async def check(size):
             console = Console(width=size[0] - 4, record=True, file=open(os.devnull, "w"))
