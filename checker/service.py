@@ -11,7 +11,8 @@ module imports nothing heavy, so the app opens fast while the worker warms up.
 
 Protocol: one JSON object per line. Request `{"id", "op": "check", "source", "drill", "framework",
 "seed"}`, or `{"op": "prepare", "drill", "framework", "seed"}` (a drill was opened: fork its check's
-sandbox child now; no reply), or `{"id", "op": "warm"}` (finish the warm-up now; reply `{"id", "ok": true}`); reply `{"id", "ok": true, "report": Report.to_json()}`, or
+sandbox child now; no reply), or `{"id", "op": "warm"}` (finish the warm-up now; reply
+`{"id", "ok": true}`); a check's reply is `{"id", "ok": true, "report": Report.to_json()}`, or
 `{"id", "ok": false, "usage": msg}` when the drill or framework cannot be inferred, `{"id", "ok": false, "cancelled": true}` when the client
 abandoned it (SIGUSR1: a newer check supersedes it; the candidate's process is killed at once), or
 `{"id", "ok": false, "error": msg}` when the checker itself failed. The worker announces
@@ -121,22 +122,8 @@ class CheckerClient:
         """Check `source`; returns a `checker.report.Report`. Raises `checker.answer_check.UsageError` when the
         drill or framework cannot be inferred and `CheckerUnavailable` when the worker is gone (the next
         call starts a fresh one)."""
-        if self._proc is None or self._proc.poll() is not None:
-            self.start()
-        request_id = next(self._ids)
-        future: Future = Future()
-        message = json.dumps({"id": request_id, "op": "check", "source": source, "drill": drill,
-                              "framework": framework, "seed": seed})
-        with self._lock:
-            self._pending[request_id] = future
-            proc = self._proc
-            try:
-                proc.stdin.write(message + "\n")
-                proc.stdin.flush()
-            except (OSError, ValueError, AttributeError):
-                self._pending.pop(request_id, None)
-                raise CheckerUnavailable(self._why()) from None
-        reply = future.result(timeout=timeout)
+        reply = self._send({"op": "check", "source": source, "drill": drill, "framework": framework,
+                            "seed": seed}).result(timeout=timeout)
         if reply.get("ok"):
             from checker.report import report_from_json
 
@@ -153,19 +140,7 @@ class CheckerClient:
         """Return once the worker has warmed every drill (it warms them one at a time between requests):
         what a caller timing warm checks waits for first. Raises `CheckerUnavailable` when the worker is
         gone."""
-        if self._proc is None or self._proc.poll() is not None:
-            self.start()
-        request_id = next(self._ids)
-        future: Future = Future()
-        with self._lock:
-            self._pending[request_id] = future
-            try:
-                self._proc.stdin.write(json.dumps({"id": request_id, "op": "warm"}) + "\n")
-                self._proc.stdin.flush()
-            except (OSError, ValueError, AttributeError):
-                self._pending.pop(request_id, None)
-                raise CheckerUnavailable(self._why()) from None
-        future.result(timeout=timeout)
+        self._send({"op": "warm"}).result(timeout=timeout)
 
     def cancel_running(self) -> None:
         """Abandon every check sent and not yet answered: the one the worker is running has its
@@ -189,6 +164,24 @@ class CheckerClient:
             pass
 
     # ---- plumbing -----------------------------------------------------------------------------
+    def _send(self, request: dict) -> Future:
+        """Send `request` with a fresh id (starting the worker if it is not running); the future of its
+        reply. Raises `CheckerUnavailable` when the worker cannot take it."""
+        if self._proc is None or self._proc.poll() is not None:
+            self.start()
+        request_id = next(self._ids)
+        future: Future = Future()
+        with self._lock:
+            self._pending[request_id] = future
+            proc = self._proc
+            try:
+                proc.stdin.write(json.dumps({"id": request_id, **request}) + "\n")
+                proc.stdin.flush()
+            except (OSError, ValueError, AttributeError):
+                self._pending.pop(request_id, None)
+                raise CheckerUnavailable(self._why()) from None
+        return future
+
     def _why(self) -> str:
         tail = "\n".join(list(self._stderr)[-5:])
         return "the checker worker stopped" + (f":\n{tail}" if tail else "")
