@@ -565,8 +565,8 @@ def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
     for v in candidates:
         if v.free is not None:
             continue
-        ran = [(i, f) for i, f in agree if run.keys[i] in v.views]  # what it has run on first: no new run
-        if all(run.var_is_ref(v, i, f) for i, f in ran + [(i, f) for i, f in agree if run.keys[i] not in v.views]):
+        ran_first = sorted(agree, key=lambda pair: run.keys[pair[0]] not in v.views)  # those need no new run
+        if all(run.var_is_ref(v, i, f) for i, f in ran_first):
             plausible.append(v)
     out = []
     for a, b in itertools.combinations(plausible, 2):

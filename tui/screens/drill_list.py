@@ -11,13 +11,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Select, Static
 
-from cards.plan.progress_summary import (
-    FAILED,
-    NEVER,
-    PASSED,
-    drill_statuses,
-    format_seconds,
-)
+from cards.plan.progress_summary import FAILED, NEVER, PASSED, drill_statuses, format_seconds
 from tui.widgets.footer import KeyFooter
 from tui.widgets.textual_guards import Header
 
