@@ -366,6 +366,9 @@ def serve(fd: int, trusted: int, user: int | None = None) -> None:
     """The zygote's loop: answer requests on the socket `fd` until it closes (as `user`, where given). Never
     returns."""
     if user is not None:
+        # what the loop and each child load later, loaded now: the uid may not be able to read the checkout
+        import checker.sandbox.calls  # noqa: F401
+        import checker.sandbox.child  # noqa: F401
         os.setgroups([])
         os.setresgid(user, user, user)
         os.setresuid(user, user, user)
