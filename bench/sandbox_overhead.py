@@ -8,6 +8,9 @@ Prints medians and p95 (ms) over repeated runs of:
     keeper's of the answer's process, to its first instruction), the child's setup (all isolation
     steps), module load, calls, the parent's cleanup (kill and wait) and the total;
   - one sweep of the process table (what a sweep pays per pass where no pid namespace could be made);
+  - the runs above from a zygote whose memory is collapsed into huge pages (the default) against one
+    left in 4 KiB pages (`PPO_DRILL_HUGE_PAGES=0`), the two zygotes taken in turn, with the kernel time
+    of the whole machine per run;
   - the same 200 PPO calls in a checker as warm as the app's worker (every drill's examples, expected
     results and variants loaded) against the cold checker above: the child comes from the zygote either
     way, so what the checker holds costs it nothing.
@@ -24,6 +27,7 @@ import time
 import torch
 
 from checker.sandbox import Call, Limits, prepare_parent, run_candidate
+from checker.sandbox.pages import anonymous_huge_kb
 from checker.sandbox.sweep import processes_of_uid
 
 PPO = '''
@@ -72,6 +76,60 @@ def raw_fork() -> float:
     return (time.perf_counter() - t0) * 1e3
 
 
+def machine_cpu_s() -> tuple[float, float]:
+    """User and kernel CPU seconds of the whole machine so far (the children's exits included)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[1]) / tick, int(fields[3]) / tick
+
+
+def huge_pages(n: int, calls: list[Call], limits: Limits) -> None:
+    """Runs from a zygote in huge pages and from one in 4 KiB pages, in turn, after each has settled."""
+    from checker.sandbox import discard_spare
+    from checker.sandbox.zygote import zygote
+
+    samples: dict[str, dict[str, list[float]]] = {}
+    for _ in range(4):
+        for label, setting in (("huge pages", None), ("4 KiB pages", "0")):
+            discard_spare()
+            zygote().close()
+            if setting is None:
+                os.environ.pop("PPO_DRILL_HUGE_PAGES", None)
+            else:
+                os.environ["PPO_DRILL_HUGE_PAGES"] = setting
+            zygote().start()
+            run_candidate(EMPTY, "ppo_policy_loss", calls[:1], limits=limits)
+            before = -1
+            for _ in range(100):  # until the zygote's collapse has ended
+                time.sleep(0.05)
+                now = anonymous_huge_kb(zygote().pid)
+                if now == before:
+                    break
+                before = now
+            got = samples.setdefault(label, {"empty": [], "ppo": [], "kernel": [], "huge": []})
+            got["huge"].append(before / 1024)
+            cpu0 = machine_cpu_s()
+            for _ in range(max(1, n // 4)):
+                got["empty"].append(run_candidate(EMPTY, "ppo_policy_loss", calls[:1], limits=limits).elapsed_ms)
+                got["ppo"].append(run_candidate(PPO, "ppo_policy_loss", calls, limits=limits).elapsed_ms)
+            cpu1 = machine_cpu_s()
+            got["kernel"].append((cpu1[1] - cpu0[1]) * 1e3 / (2 * max(1, n // 4)))
+    os.environ.pop("PPO_DRILL_HUGE_PAGES", None)
+    discard_spare()
+    zygote().close()
+    zygote().start()
+    print("-- the zygote's memory in huge pages vs in 4 KiB pages (taken in turn)")
+    for label, got in samples.items():
+        print(f"   {label}: {statistics.median(got['huge']):.0f} MiB of the zygote in huge pages")
+        row(f"   {label}: empty function, 1 call", got["empty"])
+        row(f"   {label}: 200 PPO calls", got["ppo"])
+        row(f"   {label}: machine kernel ms per run", got["kernel"])
+    for key in ("empty", "ppo", "kernel"):
+        ratio = statistics.median(samples["huge pages"][key]) / statistics.median(samples["4 KiB pages"][key])
+        print(f"   ratio huge / 4 KiB, {key}: {ratio:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
@@ -106,12 +164,14 @@ def main() -> None:
                 full = key in ("to_result_ms", "total_ms")
                 row(f"   {key[:-3]}", samples, base_med if full else None, fork_med if full else None)
 
+    huge_pages(n, plain, limits)
+
     # The same calls once the checker is as warm as the app's worker, interleaved with none of it: the
     # zygote forked before any of it was loaded, so its children are the same size.
     cold = [run_candidate(PPO, "ppo_policy_loss", plain, limits=limits).elapsed_ms for _ in range(n)]
-    from checker.service import _warm
+    from checker.engine import Checker
 
-    _warm()
+    Checker().warm()  # what the app's worker loads before its first check
     warm = [run_candidate(PPO, "ppo_policy_loss", plain, limits=limits).elapsed_ms for _ in range(n)]
     print("-- 200 PPO calls: a checker holding every drill's results vs one holding none")
     row("   cold checker", cold)

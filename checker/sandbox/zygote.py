@@ -41,6 +41,7 @@ import sys
 import threading
 from dataclasses import asdict
 
+from checker.sandbox import pages
 from checker.sandbox.model import Limits
 
 _HEAD = struct.Struct("<IQ")
@@ -400,11 +401,15 @@ def serve(fd: int, trusted: int, user: int | None = None) -> None:
     poller.register(sock.fileno(), select.POLLIN)
     poller.register(wake_r, select.POLLIN)
     me = os.getpid()
+    to_collapse = pages.slices()  # huge pages make each fork cheap: collapsed a slice at a time while idle
     while True:
         _reap(sock)
         try:
-            events = poller.poll()
+            events = poller.poll(0 if to_collapse else None)
         except InterruptedError:
+            continue
+        if not events and to_collapse:
+            pages.collapse(*to_collapse.pop())
             continue
         for fd_ready, _ in events:
             if fd_ready == wake_r:
