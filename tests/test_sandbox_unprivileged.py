@@ -2,15 +2,18 @@
 pid + network namespace (where the kernel allows them) and says so in `notes` when it cannot.
 
 Simulated from a root test run by forking this process and dropping the fork to an unused ordinary
-uid; that fork is the trusted parent and reports back as JSON over a pipe."""
+uid; that fork is the trusted parent, serves the module's tests one script at a time (`OrdinaryUser`)
+and reports back as JSON over a pipe."""
 from __future__ import annotations
 
 import ctypes
 import json
 import os
+import re
 import select
 import signal
 import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -44,57 +47,99 @@ def live_processes_of(uid: int, exclude: tuple) -> list[int]:
     return alive
 
 
-def as_ordinary_user(script, dumpable: bool = True) -> dict:
-    """Run `script()` in a fork of this process that has dropped to USER_UID; return its JSON dict.
+class OrdinaryUser:
+    """A fork of this process dropped to USER_UID, with its own zygote running as USER_UID, that runs this
+    module's scripts one request at a time and reports each as JSON over a pipe: one process and one
+    zygote for the whole module, as a user's checker serves one check after another.
 
-    `dumpable=False` keeps the fork non-dumpable (as setuid left it): then it may not inspect its own
-    children's namespaces, the hardest case for finding what an answer started. The fork's zygote runs
-    as USER_UID too (started while the fork is root, so that it can read a checkout the uid cannot)."""
-    prepare_parent()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the fork
-        code = 0
-        try:
-            os.close(r)
-            zygote().start(user=USER_UID)
-            import checker.sandbox.calls  # noqa: F401 - what a first run loads, while the checkout is readable
-            os.setgroups([])
-            os.setresgid(USER_UID, USER_UID, USER_UID)
-            os.setresuid(USER_UID, USER_UID, USER_UID)
-            if dumpable:  # as a process started by the user is; setuid made this one non-dumpable
-                ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-            out = script()
-            from checker.sandbox import discard_spare
+    Forked while root, after what the scripts need is loaded (the uid may not be able to read the
+    checkout: a clone in a 0700 folder). A script is a module-level function named in the request, with
+    JSON arguments; `dumpable=False` makes the process non-dumpable for that script (as setuid left it):
+    then it may not inspect its own children's namespaces, the hardest case for finding what an answer
+    started. After each script the spare is discarded, what the last run killed has gone, and `left`
+    lists the uid's processes still running other than this one and its zygote."""
 
-            discard_spare()
-            from checker.sandbox import settle
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.requests = self.replies = -1
 
-            settle()  # what the last run killed, gone
-            out["left"] = live_processes_of(USER_UID, (os.getpid(), zygote().pid))
-            os.write(w, json.dumps(out).encode())
-        except BaseException as exc:  # noqa: BLE001
-            os.write(w, json.dumps({"crash": repr(exc)}).encode())
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(w)
-    data = b""
-    try:
-        while select.select([r], [], [], 180)[0]:  # a busy machine: the script reports once, at its end
-            chunk = os.read(r, 1 << 16)
+    def start(self) -> None:
+        prepare_parent()
+        _load_verdict_checks()  # the one script that checks through the warm checker finds it warm
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the fork
+            try:
+                os.close(req_w)
+                os.close(rep_r)
+                zygote().start(user=USER_UID)
+                import checker.sandbox.calls  # noqa: F401 - what a first run loads, while the checkout is readable
+                os.setgroups([])
+                os.setresgid(USER_UID, USER_UID, USER_UID)
+                os.setresuid(USER_UID, USER_UID, USER_UID)
+                _serve(req_r, rep_w)
+            finally:
+                os._exit(0)
+        os.close(req_r)
+        os.close(rep_w)
+        self.pid, self.requests, self.replies = pid, req_w, rep_r
+
+    def run(self, script: str, *args, dumpable: bool = True) -> dict:
+        """`script(*args)` as the ordinary user; its JSON dict, `left` added."""
+        if self.pid is None:
+            self.start()
+        os.write(self.requests, json.dumps({"script": script, "args": args, "dumpable": dumpable}).encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n") and select.select([self.replies], [], [], 180)[0]:  # a busy machine
+            chunk = os.read(self.replies, 1 << 16)
             if not chunk:
                 break
             data += chunk
-    finally:
-        os.close(r)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        for leftover in processes_of_uid(USER_UID):  # never leave this test's processes behind
+        out = json.loads(data) if data.endswith(b"\n") else {"crash": "no report"}
+        if "crash" in out:
+            self.stop()  # the next script gets a fresh one
+        else:
+            for leftover in processes_of_uid(USER_UID):  # never leave a script's processes behind
+                if leftover not in out["serving"]:
+                    os.kill(leftover, signal.SIGKILL)
+        assert "crash" not in out, out["crash"]
+        return out
+
+    def stop(self) -> None:
+        if self.pid is not None:
+            os.close(self.requests)
+            os.close(self.replies)
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = None
+        for leftover in processes_of_uid(USER_UID):
             os.kill(leftover, signal.SIGKILL)
-    out = json.loads(data or b'{"crash": "no report"}')
-    assert "crash" not in out, out["crash"]
-    return out
+
+
+def _serve(requests: int, replies: int) -> None:  # pragma: no cover - runs in the ordinary user's fork
+    from checker.sandbox import discard_spare, settle
+
+    for line in os.fdopen(requests, "rb"):
+        request = json.loads(line)
+        try:
+            ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, int(request["dumpable"]), 0, 0, 0)
+            out = SCRIPTS[request["script"]](*request["args"])
+            discard_spare()
+            settle()  # what the last run killed, gone
+            serving = (os.getpid(), zygote().pid)
+            out["left"] = live_processes_of(USER_UID, serving)
+            out["serving"] = serving
+        except BaseException as exc:  # noqa: BLE001
+            out = {"crash": repr(exc)}
+        os.write(replies, json.dumps(out).encode() + b"\n")
+
+
+@pytest.fixture(scope="module")
+def user():
+    server = OrdinaryUser()
+    yield server
+    server.stop()
 
 
 def _hostile(name, *args):
@@ -106,104 +151,51 @@ def _hostile(name, *args):
             else None}
 
 
-def test_a_correct_answer_runs_and_any_degradation_is_said():
-    def script():
-        r = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
-        return {"ok": r.ok, "value": r.results[0].value.tolist(), "stdout": r.stdout, "notes": r.notes}
+# ------------------------------------------------------------------ scripts, run as the ordinary user
 
-    out = as_ordinary_user(script)
-    assert out["ok"] and out["value"] == [0.0, 2.0, 4.0] and out["stdout"] == "hi\n"
-    userns = int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
-    if userns:
-        assert out["notes"] == []
-    else:
-        assert out["notes"] and out["notes"][0].startswith("network isolation unavailable")
-    assert out["left"] == []
+def _correct_answer() -> dict:
+    r = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
+    return {"ok": r.ok, "value": r.results[0].value.tolist(), "stdout": r.stdout, "notes": r.notes}
 
 
-def test_spare_children_run_and_are_cleared_up_without_root():
-    """Children forked ahead of time (one, and two for slices of the calls) run as a fresh child does,
-    and a discarded spare, its pid-namespace keeper included, leaves nothing behind."""
+def _spare_children() -> dict:
     from checker.sandbox import discard_spare, fork_spare
 
     calls = [Call((np.arange(3.0) + i,)) for i in range(6)]
-
-    def script():
-        out = {}
-        for parts in (1, 2):
-            fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
-            time.sleep(0.2)
-            r = run_candidate(GOOD, "answer", calls, limits=Limits(wall_s=5))
-            out[f"run{parts}"] = [r.ok, r.timings.get("spare"), len(r.results), r.stdout, r.notes]
-            fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
-            time.sleep(0.2)
-            discard_spare()
-        return out
-
-    out = as_ordinary_user(script)
+    out = {}
     for parts in (1, 2):
-        ok, spare, n, stdout, notes = out[f"run{parts}"]
-        assert ok and spare == 1.0 and n == 6 and stdout == "hi\n" * 6
-    assert out["left"] == []
+        fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
+        time.sleep(0.2)
+        r = run_candidate(GOOD, "answer", calls, limits=Limits(wall_s=5))
+        out[f"run{parts}"] = [r.ok, r.timings.get("spare"), len(r.results), r.stdout, r.notes]
+        fork_spare("answer", calls, limits=Limits(wall_s=5), parts=parts)
+        time.sleep(0.2)
+        discard_spare()
+    return out
 
 
-def test_large_numpy_and_torch_work_where_threads_cannot_start():
-    """The pid namespace forbids new threads; BLAS is set to one thread so it never needs any."""
-    source = ("import numpy as np, torch\n"
-              "def answer():\n"
-              "    a = np.random.default_rng(0).random((600, 600))\n"
-              "    t = torch.randn(600, 600, requires_grad=True)\n"
-              "    (t @ t).sum().backward()\n"
-              "    return float(np.linalg.inv(a @ a.T + 600 * np.eye(600)).trace())\n")
-
-    def script():
-        r = run_candidate(source, "answer", [Call(())], limits=Limits(wall_s=10))
-        return {"kind": r.error.kind if r.error else None, "notes": r.notes}
-
-    out = as_ordinary_user(script)
-    assert out["kind"] is None, out
+LARGE_OPS = ("import numpy as np, torch\n"
+             "def answer():\n"
+             "    a = np.random.default_rng(0).random((600, 600))\n"
+             "    t = torch.randn(600, 600, requires_grad=True)\n"
+             "    (t @ t).sum().backward()\n"
+             "    return float(np.linalg.inv(a @ a.T + 600 * np.eye(600)).trace())\n")
 
 
-def test_the_users_own_files_cannot_be_changed_or_deleted(tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    victim = home / "progress.db"
-    victim.write_text("a user's progress")
-    for path in (tmp_path, home, victim):
-        os.chown(path, USER_UID, USER_UID)
-    targets = [str(home / "new.txt"), str(victim)]
-
-    def script():
-        return {"write": _hostile("write_files", targets)}
-
-    out = as_ordinary_user(script)
-    if out["write"]["notes"]:
-        pytest.skip("user namespaces unavailable here: " + out["write"]["notes"][0])
-    assert out["write"]["kind"] is None
-    outcomes = out["write"]["value"]
-    assert len(outcomes) == 3 and "written" not in outcomes and "unlinked" not in outcomes, outcomes
-    assert victim.read_text() == "a user's progress" and not (home / "new.txt").exists()
+def _large_ops() -> dict:
+    r = run_candidate(LARGE_OPS, "answer", [Call(())], limits=Limits(wall_s=10))
+    return {"kind": r.error.kind if r.error else None, "notes": r.notes}
 
 
-@pytest.mark.parametrize("dumpable", [True, False], ids=["dumpable-parent", "non-dumpable-parent"])
-def test_hostile_answers_are_contained_without_root(dumpable):
-    def script():
-        return {name: _hostile(name, *args) for name, args in [
-            ("open_socket", (9,)), ("setsid_grandchild", ()), ("nondumpable_grandchild", ()),
-            ("fork_bomb", ()), ("kill_parent", ()), ("fork_loop", ()),
-            ("memory_bytearray", ()), ("print_flood", ()), ("segfault", ())]}
+def _write_files(targets: list[str]) -> dict:
+    return {"write": _hostile("write_files", targets)}
 
-    out = as_ordinary_user(script, dumpable)
-    if out["open_socket"]["notes"]:
-        pytest.skip("user namespaces unavailable here: " + out["open_socket"]["notes"][0])
-    assert out["open_socket"]["kind"] is None and out["open_socket"]["value"] != "connected"
-    assert out["setsid_grandchild"]["kind"] is out["nondumpable_grandchild"]["kind"] is None
-    assert out["fork_bomb"]["kind"] == "timeout"
-    assert out["kill_parent"]["kind"] == out["fork_loop"]["kind"] == "exception"  # and we are still here
-    assert out["memory_bytearray"]["kind"] == "memory"
-    assert out["print_flood"]["kind"] == "output"
-    assert out["segfault"]["kind"] == "crash"
-    assert out["left"] == []  # the setsid grandchild and the fork bomb were swept
+
+def _contained() -> dict:
+    return {name: _hostile(name, *args) for name, args in [
+        ("open_socket", (9,)), ("setsid_grandchild", ()), ("nondumpable_grandchild", ()),
+        ("fork_bomb", ()), ("kill_parent", ()), ("fork_loop", ()),
+        ("memory_bytearray", ()), ("print_flood", ()), ("segfault", ())]}
 
 
 def _zombie_children() -> int:
@@ -220,7 +212,128 @@ def _zombie_children() -> int:
     return count
 
 
-def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(tmp_path):
+def _escapes(paths: list[str]) -> dict:
+    out = {name: _hostile(name, *args) for name, args in [
+        ("signal_owner_sigkill", ()), ("clone_namespaces", ()),
+        ("close_descriptor_then_open", (paths,)), ("more_threads", ())]}
+    out["zombies"] = []
+    for _ in range(4):
+        out["clone_parent"] = _hostile("clone_parent_zombies")
+        out["zombies"].append(_zombie_children())
+    time.sleep(0.2)  # the zygote reaps each child as it ends
+    out["zombies_after"] = _zombie_children()
+    return out
+
+
+VERDICTS = [(path.stem, path.read_text()) for path in sorted((HOSTILE / "verdicts").glob("*.py"))]
+VERDICT_HEADS = {name: dict(re.findall(r"^# (drill|framework|expect): (\S+)", text, re.M)) for name, text in VERDICTS}
+
+
+def _load_verdict_checks() -> None:
+    """As root, before the drop: what checking the verdict answers loads (the uid may not read the checkout)."""
+    from tests.warm_checker import CHECKER as checker
+
+    for head in VERDICT_HEADS.values():
+        checker.plan(head["drill"], head["framework"]).warm()
+        checker.catalogue(head["drill"], head["framework"]).variants()
+    checker.check(dict(VERDICTS)["gae_numpy_prints_a_fake_pass"], "gae", "numpy")  # and the modules a check imports
+
+
+def _verdicts() -> dict:
+    from tests.warm_checker import CHECKER as checker  # as warm as this worker's checks made it
+
+    out = {}
+    for name, text in VERDICTS:
+        head = VERDICT_HEADS[name]
+        report = checker.check(text, head["drill"], head["framework"], shrink_failure=False)  # the verdict
+        out[name] = {"expect": head["expect"], "passed": report.passed,
+                     "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
+    return out
+
+
+def _state(pid: int):
+    return (Path(f"/proc/{pid}/limits").read_text(),
+            Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def _other_processes() -> dict:
+    shell = subprocess.Popen(["sleep", "30"])
+    try:
+        before = [_state(shell.pid), _state(os.getpid())]
+        out = _hostile("reaches_other_processes", [shell.pid, os.getpid(), os.getppid()])
+        after = [_state(shell.pid), _state(os.getpid())]
+        good = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
+    finally:
+        shell.kill()
+        shell.wait()
+    return {"out": out, "same": before == after, "next_ok": good.ok}
+
+
+SCRIPTS = {fn.__name__: fn for fn in (_correct_answer, _spare_children, _large_ops, _write_files, _contained,
+                                      _escapes, _verdicts, _other_processes)}
+
+
+# ---------------------------------------------------------------------------------------------- tests
+
+def test_a_correct_answer_runs_and_any_degradation_is_said(user):
+    out = user.run("_correct_answer")
+    assert out["ok"] and out["value"] == [0.0, 2.0, 4.0] and out["stdout"] == "hi\n"
+    userns = int(Path("/proc/sys/user/max_user_namespaces").read_text()) > 0
+    if userns:
+        assert out["notes"] == []
+    else:
+        assert out["notes"] and out["notes"][0].startswith("network isolation unavailable")
+    assert out["left"] == []
+
+
+def test_spare_children_run_and_are_cleared_up_without_root(user):
+    """Children forked ahead of time (one, and two for slices of the calls) run as a fresh child does,
+    and a discarded spare, its pid-namespace keeper included, leaves nothing behind."""
+    out = user.run("_spare_children")
+    for parts in (1, 2):
+        ok, spare, n, stdout, notes = out[f"run{parts}"]
+        assert ok and spare == 1.0 and n == 6 and stdout == "hi\n" * 6
+    assert out["left"] == []
+
+
+def test_large_numpy_and_torch_work_where_threads_cannot_start(user):
+    """The pid namespace forbids new threads; BLAS is set to one thread so it never needs any."""
+    out = user.run("_large_ops")
+    assert out["kind"] is None, out
+
+
+def test_the_users_own_files_cannot_be_changed_or_deleted(user, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    victim = home / "progress.db"
+    victim.write_text("a user's progress")
+    for path in (tmp_path, home, victim):
+        os.chown(path, USER_UID, USER_UID)
+    out = user.run("_write_files", [str(home / "new.txt"), str(victim)])
+    if out["write"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["write"]["notes"][0])
+    assert out["write"]["kind"] is None
+    outcomes = out["write"]["value"]
+    assert len(outcomes) == 3 and "written" not in outcomes and "unlinked" not in outcomes, outcomes
+    assert victim.read_text() == "a user's progress" and not (home / "new.txt").exists()
+
+
+@pytest.mark.parametrize("dumpable", [True, False], ids=["dumpable-parent", "non-dumpable-parent"])
+def test_hostile_answers_are_contained_without_root(user, dumpable):
+    out = user.run("_contained", dumpable=dumpable)
+    if out["open_socket"]["notes"]:
+        pytest.skip("user namespaces unavailable here: " + out["open_socket"]["notes"][0])
+    assert out["open_socket"]["kind"] is None and out["open_socket"]["value"] != "connected"
+    assert out["setsid_grandchild"]["kind"] is out["nondumpable_grandchild"]["kind"] is None
+    assert out["fork_bomb"]["kind"] == "timeout"
+    assert out["kill_parent"]["kind"] == out["fork_loop"]["kind"] == "exception"  # and we are still here
+    assert out["memory_bytearray"]["kind"] == "memory"
+    assert out["print_flood"]["kind"] == "output"
+    assert out["segfault"]["kind"] == "crash"
+    assert out["left"] == []  # the setsid grandchild and the fork bomb were swept
+
+
+def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(user, tmp_path):
     """What an ordinary user's answer could reach before: the kernel signalling the checker for it
     (F_SETOWN + F_SETSIG(SIGKILL) + O_ASYNC), a 0600 file and a 0600 unix socket of the same user
     after os.close(0), new namespaces through a raw clone(), and zombies made with CLONE_PARENT."""
@@ -236,22 +349,8 @@ def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(tmp_pat
     for path in (tmp_path, secret, sock_path):
         os.chown(path, USER_UID, USER_UID)
     sock_path.chmod(0o600)
-
-    def script():
-        out = {name: _hostile(name, *args) for name, args in [
-            ("signal_owner_sigkill", ()), ("clone_namespaces", ()),
-            ("close_descriptor_then_open", ([str(secret), str(tmp_path), str(sock_path)],)),
-            ("more_threads", ())]}
-        out["zombies"] = []
-        for _ in range(4):
-            out["clone_parent"] = _hostile("clone_parent_zombies")
-            out["zombies"].append(_zombie_children())
-        time.sleep(0.2)  # the zygote reaps each child as it ends
-        out["zombies_after"] = _zombie_children()
-        return out
-
     try:
-        out = as_ordinary_user(script)  # a SIGKILLed checker would send no report at all
+        out = user.run("_escapes", [str(secret), str(tmp_path), str(sock_path)])  # a SIGKILLed checker would send no report at all
         with pytest.raises(BlockingIOError):
             server.accept()
     finally:
@@ -272,32 +371,12 @@ def test_the_escapes_past_the_descriptor_limit_and_the_filter_are_closed(tmp_pat
     assert out["left"] == []
 
 
-def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
+def test_hostile_results_and_printed_escapes_fail_honestly_without_root(user):
     """tests/hostile/verdicts/ as an ordinary user: complex, bool, object and string results fail as
     output-type, and printed escape sequences come back visible (see tests/test_hostile_verdicts.py)."""
-    import re
-
-    from tests.warm_checker import CHECKER as checker  # as warm as this worker's checks made it
-
-    verdicts = [(path.stem, path.read_text()) for path in sorted((HOSTILE / "verdicts").glob("*.py"))]
-    heads = {name: dict(re.findall(r"^# (drill|framework|expect): (\S+)", text, re.M)) for name, text in verdicts}
-    for head in heads.values():  # loaded here, as root: the uid may not be able to read the checkout
-        checker.plan(head["drill"], head["framework"]).warm()
-        checker.catalogue(head["drill"], head["framework"]).variants()
-    checker.check(dict(verdicts)["gae_numpy_prints_a_fake_pass"], "gae", "numpy")  # and the modules a check imports
-
-    def script():
-        out = {}
-        for name, text in verdicts:
-            head = heads[name]
-            report = checker.check(text, head["drill"], head["framework"], shrink_failure=False)  # the verdict
-            out[name] = {"expect": head["expect"], "passed": report.passed,
-                              "mistakes": report.mistake_ids, "stdout": report.stdout, "notes": report.notes}
-        return out
-
-    out = as_ordinary_user(script)
-    assert len(out) - 1 == len(verdicts)  # and "left"
-    for name, r in ((k, v) for k, v in out.items() if k != "left"):
+    out = {k: v for k, v in user.run("_verdicts").items() if k not in ("left", "serving")}
+    assert len(out) == len(VERDICTS)
+    for name, r in out.items():
         assert r["passed"] is False, name
         if r["expect"] == "output-type":
             assert r["mistakes"] == ["output-type"], (name, r)
@@ -305,29 +384,11 @@ def test_hostile_results_and_printed_escapes_fail_honestly_without_root():
     assert "\\x1b]0;ppo-drill: PASS\\x07" in out["gae_numpy_prints_a_fake_pass"]["stdout"]
 
 
-def test_the_users_other_processes_are_out_of_reach():
+def test_the_users_other_processes_are_out_of_reach(user):
     """As an ordinary user the answer shares the user's uid, so without its own pid namespace and the
     filter it could set RLIMIT_CPU=1 on every process of the user, renice them all for good, or poison
     the checker (the worker's own limits). None of that reaches a shell of the user, or the checker."""
-    import subprocess
-
-    def state(pid: int):
-        return (Path(f"/proc/{pid}/limits").read_text(),
-                Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
-
-    def script():
-        shell = subprocess.Popen(["sleep", "30"])
-        try:
-            before = [state(shell.pid), state(os.getpid())]
-            out = _hostile("reaches_other_processes", [shell.pid, os.getpid(), os.getppid()])
-            after = [state(shell.pid), state(os.getpid())]
-            good = run_candidate(GOOD, "answer", [Call((np.arange(3.0),))], limits=Limits(wall_s=5))
-        finally:
-            shell.kill()
-            shell.wait()
-        return {"out": out, "same": before == after, "next_ok": good.ok}
-
-    out = as_ordinary_user(script)
+    out = user.run("_other_processes")
     if out["out"]["notes"]:
         pytest.skip("user namespaces unavailable here: " + out["out"]["notes"][0])
     got = out["out"]["value"]
