@@ -1,6 +1,6 @@
-"""`KeyFooter` draws the keys exactly as Textual's compact `Footer` does, its keys carry the compact
-class from the moment they exist (so a recompose styles them once), and without the private `FooterKey`
-it is Textual's `Footer` as it is."""
+"""`KeyFooter` draws the keys exactly as Textual's compact `Footer` does, rebuilds them only when what
+they show changes, its keys carry the compact class from the moment they exist (so a recompose styles
+them once), and without the private `FooterKey` it is Textual's `Footer` as it is."""
 from __future__ import annotations
 
 import pytest
@@ -76,3 +76,40 @@ async def test_keys_are_created_compact_at_each_recompose():
 async def test_without_footerkey_it_is_textuals_footer(monkeypatch):
     monkeypatch.setattr(footer_module, "FooterKey", None)
     assert await _drawn(KeyFooter()) == await _drawn(Footer(compact=True))
+
+
+class _Toggle(App):
+    """Two inputs (the same bindings whichever has focus) and a Run key that can be turned off."""
+
+    BINDINGS = [Binding("ctrl+r", "run", "Run"), Binding("f2", "hint", "Hint")]
+    can_run = True
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="a")
+        yield Input(id="b")
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        return None if action == "run" and not self.can_run else True
+
+
+async def test_the_keys_are_rebuilt_only_when_what_they_show_changes():
+    app = _Toggle()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.query_one(KeyFooter)
+        keys = list(footer.query("FooterKey"))
+        for _ in range(3):  # focus moves and refreshes that leave the keys as they are
+            await pilot.press("tab")
+            app.screen.refresh_bindings()
+            await pilot.pause()
+        assert list(footer.query("FooterKey")) == keys  # the same widgets: nothing rebuilt
+        app.can_run = False
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        run = [k for k in footer.query("FooterKey") if k.action == "run"]
+        assert run and run[0].has_class("-disabled") and run[0] not in keys  # rebuilt, showing Run as unavailable
+        app.can_run = True
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert not [k for k in footer.query("FooterKey") if k.action == "run"][0].has_class("-disabled")
