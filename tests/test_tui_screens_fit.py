@@ -149,7 +149,7 @@ async def test_the_drill_table_keeps_its_columns_when_drawn_before_it_measured_i
         dash = app.screen
         table = dash.query_one("#dash-drills")
         async for size in at_sizes(pilot):  # the same steps at each size
-            dash._show_drills(app.session, dash._numbers)
+            dash._fill_drills(table, *dash._drills_shown)
             for y in range(table.size.height):  # a frame drawn now, before the table's next idle
                 table.render_line(y)
             await pilot.pause()
@@ -163,6 +163,32 @@ async def test_the_drill_table_keeps_its_columns_when_drawn_before_it_measured_i
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert re.search(r"policy-loss +6 +never tried", screen_text(app)), size
+
+
+async def test_coming_back_to_the_dashboard_rewrites_only_what_changed():
+    """Back from a screen with the same figures, the drill table keeps its rows (a refill has it measure
+    every cell again); a drill whose status changed gets that cell rewritten, its row kept."""
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await ready(pilot)
+        dash = app.screen
+        table = dash.query_one("#dash-drills")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        rows = dict(table.rows)
+        await pilot.press("question_mark")
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is dash and all(table.rows.get(k) is row for k, row in rows.items())  # no refill
+        now = app.session.now()
+        app.session.store.record_attempt("gae", framework="numpy", started_at=now, passed=True, elapsed_s=75.0)
+        dash.refresh_numbers()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert str(table.get_row("gae")[2]) == "passed" and str(table.get_row("gae")[3]) == "1:15"
+        assert all(table.rows.get(k) is row for k, row in rows.items())  # the cells rewritten in place
+        assert str(table.get_row("policy-loss")[2]) == "never tried"
 
 
 async def test_the_workspace_bar_keeps_the_target_of_a_long_title_and_marks_the_cut():

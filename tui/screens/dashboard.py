@@ -77,6 +77,7 @@ class DashboardScreen(Screen):
         self._streak_base: tuple[date, int] | None = None  # (day, run ending the day before)
         self._drills_width: int | None = None  # the drill table's width when it was last filled
         self._numbers: Numbers | None = None  # the numbers shown, to fill the table again on a resize
+        self._drills_shown: tuple[list[int], dict] | None = None  # (column widths, each drill's cells) shown
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -178,12 +179,10 @@ class DashboardScreen(Screen):
         self._show_next(session, numbers)
 
     def _show_drills(self, session, numbers: Numbers | None) -> None:
-        """Fill the drill table. Every column is given its width: a table left to measure its cells
-        itself does so on its next idle, and a frame drawn before that (the dashboard coming back a
-        moment after help opened) would keep every column as narrow as its header until a resize."""
+        """Show the drills in the table. Where it already lists the same drills at the same column widths
+        only the cells that changed are written (the dashboard comes back after every screen, mostly to
+        the same figures, and a refill has the table measure every cell again); else it is refilled."""
         table = self.query_one("#dash-drills", DataTable)
-        row = table.cursor_row
-        table.clear(columns=True)  # the columns too: a column never narrows once its content widened it
         statuses = numbers.statuses if numbers else {}
         rows = []
         for drill in session.drills:
@@ -197,13 +196,31 @@ class DashboardScreen(Screen):
         longest = max([len("drill")] + [len(drill.id) for drill, *_ in rows])
         widths = [longest if fit is None else min(longest, fit)] + [
             max([len(header)] + [len(r[i]) for r in rows]) for i, header in ((1, "min"), (2, "status"), (3, "best"))]
-        for header, width in zip(("drill", "min", "status", "best"), widths):
-            table.add_column(header, width=width)
+        cells = {}
         for drill, minutes, status, best in rows:
             name = drill.id if fit is None or len(drill.id) <= fit else drill.id[:fit - 1] + "…"
-            style = {PASSED: "green", FAILED: "red"}.get(status, "dim")
-            table.add_row(Text(name, style="yellow" if drill.is_pitfall else ""), minutes,
-                          Text(status, style=style), best, key=drill.id)
+            cells[drill.id] = ((name, "yellow" if drill.is_pitfall else ""), minutes,
+                               (status, {PASSED: "green", FAILED: "red"}.get(status, "dim")), best)
+        shown = self._drills_shown
+        if shown is not None and shown[0] == widths and list(shown[1]) == list(cells) and table.row_count == len(cells):
+            for key, row in cells.items():
+                for header, old, new in zip(DRILL_COLUMNS, shown[1][key], row):
+                    if old != new:
+                        table.update_cell(key, header, _cell(new))
+        else:
+            self._fill_drills(table, widths, cells)
+        self._drills_shown = (widths, cells)
+
+    def _fill_drills(self, table: DataTable, widths: list[int], cells: dict) -> None:
+        """Fill the drill table afresh. Every column is given its width: a table left to measure its cells
+        itself does so on its next idle, and a frame drawn before that (the dashboard coming back a moment
+        after help opened) would keep every column as narrow as its header until a resize."""
+        row = table.cursor_row
+        table.clear(columns=True)  # the columns too: a column never narrows once its content widened it
+        for header, width in zip(DRILL_COLUMNS, widths):
+            table.add_column(header, width=width, key=header)
+        for key, row_cells in cells.items():
+            table.add_row(*(_cell(c) for c in row_cells), key=key)
         if row:
             table.move_cursor(row=min(row, table.row_count - 1))
 
@@ -274,3 +291,11 @@ def _name_width(width: int, rows: list[tuple]) -> int | None:
     others = sum(max([len(header)] + [len(r[i]) for r in rows]) for i, header in ((1, "min"), (2, "status"),
                                                                                    (3, "best")))
     return max(12, width - others - 2 * 4 - 2)
+
+
+DRILL_COLUMNS = ("drill", "min", "status", "best")  # the drill table's headers, each its column's key
+
+
+def _cell(value):
+    """A drill-table cell as the table shows it: (text, style) pairs as styled Text, strings as they are."""
+    return Text(value[0], style=value[1]) if isinstance(value, tuple) else value
