@@ -1,12 +1,19 @@
 """Test-wide settings: hypothesis is derandomized (same examples every run), no example database,
 every test gets a private data folder so no test touches a user's progress, and Pilot waits until an
 app under `run_test` is quiet (below) rather than for a moment without CPU; torch keeps to one thread, and
-what collection built is kept out of the cyclic collector's way."""
+the cyclic collector stays out of collection's way (off while it runs, then what it built frozen)."""
 from __future__ import annotations
+
+import gc
+
+# Collection (importing torch, textual and the app, rewriting each test module's asserts, building the
+# items) only adds objects that live until the run ends, yet it allocated enough to set off dozens of
+# collections of the whole growing heap: about two seconds a worker. The collector is off until
+# `pytest_collection_finish` freezes what collection built and turns it back on.
+gc.disable()
 
 import asyncio
 import contextlib
-import gc
 import os
 import tempfile
 from pathlib import Path
@@ -58,9 +65,17 @@ def pytest_configure(config):
 def pytest_collection_finish(session):
     """What collection built (the imported modules, the drills, the parametrised items: most of a worker's
     heap) is frozen out of the cyclic collector's sight: it lives until the run ends, and each collection
-    of the whole heap would otherwise walk it again (a few seconds a worker over the suite)."""
+    of the whole heap would otherwise walk it again (a few seconds a worker over the suite). The collector,
+    off while collection ran (above), is turned back on, with whole-heap collections a tenth as often:
+    what the tests keep (each drill's plan and catalogue in the warm checker) made each one take about a
+    tenth of a second, and younger garbage is still collected at the usual pace. A process forked from a
+    test (an ordinary user's zygote, a parent made to order) collects as the checker's processes do."""
     gc.collect()
     gc.freeze()
+    thresholds = gc.get_threshold()
+    os.register_at_fork(after_in_child=lambda: gc.set_threshold(*thresholds))
+    gc.set_threshold(thresholds[0], thresholds[1], 100)
+    gc.enable()
 
 
 @pytest.fixture(scope="session", autouse=True)
