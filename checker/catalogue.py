@@ -514,7 +514,7 @@ def _explain(run: _Run) -> Explanation:
                 judged.append((v, got))
     covered = set().union(*(g for _, g in judged)) if judged else set()
     if differing - covered:
-        for v in _superposed(run, catalogue.singles, differing):
+        for v in _superposed(run, catalogue.singles, differing - covered):
             got = run.judge(v, differing, needed=differing - covered)
             if got and got - covered:
                 judged.append((v, got))
@@ -554,25 +554,31 @@ def _cover_uncontradicted(run: "_Run", judged, differing):
         judged = [vg for vg in judged if vg not in bad]
 
 
-def _superposed(run: "_Run", candidates, differing: set[str]) -> list[Variant]:
+def _superposed(run: "_Run", candidates, needed: set[str]) -> list[Variant]:
     """Two mistakes whose edits cannot be merged (they touch the same line, or are written as whole forms)
-    and whose effects are disjoint: the reference plus both deviations. Only mistakes whose every
-    deviation falls where the answer deviates too are combined."""
+    and whose effects are disjoint: the reference plus both deviations. Only pairs that could explain an
+    axis of `needed` (what nothing judged so far explains) are made: those that equal the answer on every
+    example of such an axis (as `judge` asks of a variant that explains it, looking first where the answer
+    deviates, where most pairs fail at once); and of those, only pairs of mistakes whose every deviation
+    falls where the answer deviates too, which runs each of the two on every example: the first test
+    leaves few mistakes to run so."""
+    axes = [a for a in run.axes if a.id in needed]
+    singles = [v for v in candidates if v.free is None and not v.parts]
+    pairs = [Variant(a.ids + b.ids, None, f"{a.label}(+){b.label}", parts=(a, b))
+             for a, b in itertools.combinations(singles, 2) if a.ids != b.ids]
+    pairs = [p for p in pairs if any(all(run.equal(run.view(p, i), run.cand[i], a.field) for i in run.ordered[a.id])
+                                     for a in axes)]
+    if not pairs:
+        return []
     # (example, field) where the answer equals the reference: a plausible variant equals it there too
     agree = [(i, axis.field) for axis in run.axes for i in run.axis_examples[axis.id]
              if run.cand_is_ref(i, axis.field)]
-    plausible = []
-    for v in candidates:
-        if v.free is not None:
-            continue
+
+    def plausible(v: Variant) -> bool:
         ran_first = sorted(agree, key=lambda pair: run.keys[pair[0]] not in v.views)  # those need no new run
-        if all(run.var_is_ref(v, i, f) for i, f in ran_first):
-            plausible.append(v)
-    out = []
-    for a, b in itertools.combinations(plausible, 2):
-        if a.ids != b.ids and not a.parts and not b.parts:
-            out.append(Variant(a.ids + b.ids, None, f"{a.label}(+){b.label}", parts=(a, b)))
-    return out
+        return all(run.var_is_ref(v, i, f) for i, f in ran_first)
+
+    return [p for p in pairs if plausible(p.parts[0]) and plausible(p.parts[1])]
 
 
 def _cover(judged: list[tuple[Variant, set[str]]], differing: set[str]):
