@@ -12,6 +12,9 @@ from checker.answer_check import UsageError
 from checker.service import CheckCancelled, CheckerClient, CheckerUnavailable
 from drills import get_drill
 
+# One worker runs these tests, so the checker worker they share (`client`) is started once.
+pytestmark = pytest.mark.xdist_group("checker-worker")
+
 
 @pytest.fixture(scope="module")
 def client():

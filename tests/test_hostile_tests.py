@@ -27,6 +27,8 @@ NEW = ["reads_the_graders_frames", "finds_the_implementations_in_memory", "uses_
        "shares_a_location_between_runs", "forks_and_returns", "patches_torch_globally",
        "walks_the_frozen_generation"]
 ROOT = os.geteuid() == 0
+# One worker runs these tests: what the warm worker holds (`warm_worker`) is made there once.
+pytestmark = pytest.mark.xdist_group("hostile-tests")
 
 
 @pytest.fixture(scope="module", autouse=True)

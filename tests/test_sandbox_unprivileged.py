@@ -27,8 +27,12 @@ from checker.sandbox.zygote import zygote
 HOSTILE = Path(__file__).parent / "hostile"
 # Read here, as root: the ordinary uid may not be able to reach the checkout (a clone in a 0700 folder)
 SOURCES = {p.stem: p.read_text() for p in HOSTILE.glob("*.py")}
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root "
-                                "to drop to one; as an ordinary user the other sandbox tests run this path")
+pytestmark = [
+    pytest.mark.skipif(os.geteuid() != 0, reason="simulating an ordinary user needs root to drop to one; as an "
+                       "ordinary user the other sandbox tests run this path"),
+    # one worker runs these tests, so the process dropped to the uid (the `user` fixture) is made once
+    pytest.mark.xdist_group("ordinary-user"),
+]
 PR_SET_DUMPABLE = 4
 USER_UID = 1_400_000_000 + os.getpid() % 1_000_000  # an unused, unprivileged uid for this test run
 GOOD = "import numpy as np\ndef answer(x):\n    print('hi')\n    return np.asarray(x) * 2\n"
