@@ -310,7 +310,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     The folder is watched, not the file: many editors save by writing a new file and renaming it over
     the old one (and some delete and recreate it), which replaces the file a file watch would follow.
-    Watching the folder for FILE's name sees every way of saving."""
+    Watching the folder for FILE's name sees every way of saving.
+
+    The watcher starts once the first check is over (the first check of a process takes seconds), so a
+    save made while that check ran is looked for when the watcher is up: the file checked again if it
+    changed since that check read it (`_ChangedBeforeTheWatch`)."""
     path = Path(args.file)
     if path.is_dir():
         return _fail(f"{path} is a folder; watch one answer file")
@@ -342,14 +346,47 @@ def cmd_watch(args: argparse.Namespace) -> int:
         except Exception as exc:  # noqa: BLE001 - a spare is an optimisation: the next check forks afresh
             print(f"ppo-drill: could not fork a spare sandbox child: {exc}", file=sys.stderr, flush=True)
 
-    once()
+    def check_or_wait() -> None:
+        if path.is_file():
+            once()
+        else:
+            print(f"{path} is gone; waiting for it to come back (Ctrl-C to stop)", flush=True)
+
     try:
-        for _changes in watch(folder, watch_filter=lambda _change, changed: Path(changed).name == name,
-                              recursive=False, debounce=200):
-            if path.is_file():
-                once()
-            else:
-                print(f"{path} is gone; waiting for it to come back (Ctrl-C to stop)", flush=True)
+        while True:  # once, unless the file changed while the check before the watch ran
+            missed = _ChangedBeforeTheWatch(path)  # the file as it is before the check reads it
+            check_or_wait()
+            for _changes in watch(folder, watch_filter=lambda _change, changed: Path(changed).name == name,
+                                  recursive=False, debounce=200, stop_event=missed):
+                check_or_wait()
     except KeyboardInterrupt:  # Ctrl-C: the way to stop (watchfiles would log a warning of its own)
         print(f"\nstopped watching {path}", flush=True)
     return 0
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """What changes when the file is saved in any way (written, replaced by a rename, recreated): its
+    inode, size and modification time; None while there is no file."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+class _ChangedBeforeTheWatch:
+    """The `stop_event` of a watch: watchfiles asks `is_set()` after each step of its wait, its watcher up.
+    Made before the check that precedes the watch reads the file, its first answer is whether the file
+    has changed since (a save while that check ran, which no watcher saw): then the watch stops and the
+    file is checked again. Every later answer is no."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._before: tuple[int, int, int] | None = _file_state(path)
+        self._asked = False
+
+    def is_set(self) -> bool:
+        if self._asked:
+            return False
+        self._asked = True
+        return _file_state(self._path) != self._before

@@ -90,3 +90,49 @@ def test_watch_follows_the_name_across_atomic_saves_and_recreation(tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, name) of each process whose parent is `pid`."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if int(rest[1]) == pid:
+            out.append((int(entry.name), name))
+    return out
+
+
+def test_a_save_while_the_first_check_runs_is_checked_once_the_watch_begins(tmp_path):
+    """The watcher starts after the first check, which takes seconds in a fresh process: a fix saved while
+    that check runs (a user who starts watching, then saves at once) is checked when the watch begins,
+    not left unseen until the next save."""
+    path = tmp_path / "gae.py"
+    bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-forward-scan")
+    path.write_text("import time\ntime.sleep(1.5)  # a slow first check\n" + bug.source("numpy"))
+    exe = Path(sys.executable).with_name("ppo-drill")
+    proc = subprocess.Popen([str(exe), "--data-dir", str(tmp_path / "home"), "watch", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        running = []  # a child of the sandbox's zygote: the file has been read and the check runs
+        while not running and time.monotonic() < deadline and proc.poll() is None:
+            zygotes = [pid for pid, name in _children(proc.pid) if name.startswith("ppo-drill-zyg")]
+            running = [child for z in zygotes for child in _children(z)]
+            time.sleep(0.02)
+        assert running, "the first check never ran"
+        path.write_text(get_drill("gae").solution("numpy"))  # saved while the first check runs
+        first = read_until(proc, "watching", 60)
+        assert "FAIL" in first and "gae-forward-scan" in first, first
+        assert "PASS" in read_until(proc, "watching", 30)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
