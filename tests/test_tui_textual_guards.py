@@ -130,6 +130,46 @@ def test_every_textual_method_the_guards_override_is_named():
     assert [name for name in overrides if name not in listed] == []
 
 
+def _textual_owner(cls: type, name: str) -> type | None:
+    """The Textual class in `cls`'s MRO that defines `name`, when no class of the app's before it does."""
+    for base in cls.__mro__:
+        if name in vars(base):
+            return base if base.__module__.split(".")[0] == "textual" else None
+    return None
+
+
+def test_every_private_textual_method_the_app_overrides_or_calls_is_named():
+    """Any class of the app's that overrides a private Textual method, or calls one on itself (`self._x`,
+    `super()._x`), names it in a checked list: a Textual release without it would otherwise silently stop
+    calling the override, or fail on the call."""
+    import importlib
+
+    listed = listed_private_apis()
+    used: dict[str, str] = {}
+    for path in sorted(TUI.rglob("*.py")):
+        if path.name == "__main__.py":  # runs the command line
+            continue
+        module = importlib.import_module(".".join(path.relative_to(TUI.parent).with_suffix("").parts))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+            cls = getattr(module, node.name, None)
+            if not isinstance(cls, type) or not any(b.__module__.startswith("textual") for b in cls.__mro__):
+                continue
+            names = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                      and (isinstance(n.value, ast.Name) and n.value.id == "self"
+                           or isinstance(n.value, ast.Call) and getattr(n.value.func, "id", "") == "super")}
+            for name in names:
+                if not name.startswith("_") or name.startswith("__"):
+                    continue
+                owner = _textual_owner(cls if name not in vars(cls) else cls.__mro__[1], name)
+                if owner is not None and inspect.isroutine(vars(owner)[name]):
+                    used[f"{owner.__module__}:{owner.__qualname__}.{name}"] = f"{path.name}: {cls.__name__}"
+    assert "textual.widgets._text_area:TextArea._on_key" in used, "the scan found the editor's override"
+    unlisted = {name: where for name, where in used.items() if name not in listed}
+    assert unlisted == {}, f"private Textual methods no PRIVATE_APIS list names: {unlisted}"
+
+
 def test_the_app_installs_the_checked_guards_at_start_up():
     import tui.app  # noqa: F401 - imported by `ppo-drill` before the app opens
     from tui.widgets import highlight_queries, textual_guards
@@ -143,9 +183,10 @@ def guards(monkeypatch):
     import textual.app as textual_app
     from textual.widgets import OptionList
 
-    from tui.widgets import textual_guards
+    from tui.widgets import code_editor, textual_guards
 
     monkeypatch.setattr(textual_guards, "_installed", False)
+    monkeypatch.setattr(code_editor, "INDENT_KEYS", None)  # neither on nor off until install() says
     monkeypatch.setattr(OptionList, "_move_page", inspect.unwrap(OptionList._move_page))  # Textual's own
     monkeypatch.setattr(textual_app, "CommandPalette", textual_app.CommandPalette)
     for cls, names in ((textual_guards.CommandPalette, ("_watch__list_visible", "_start_no_matches_countdown")),
@@ -163,6 +204,8 @@ def guards_in_place(textual_guards) -> dict[str, bool]:
             "closed palette": {"_watch__list_visible", "_start_no_matches_countdown"}
             <= set(vars(textual_guards.CommandPalette)),
             "Textual's own palettes": getattr(textual_app, "CommandPalette", None) is textual_guards.CommandPalette,
+            "closed screens": hasattr(textual_app.App, "_handle_exception"),  # Textual calls the app's override
+            "editor keys": textual_guards.code_editor.INDENT_KEYS is True,
             "header": "_on_mount" in vars(textual_guards.Header)}
 
 
@@ -189,6 +232,9 @@ def test_install_puts_every_guard_in_place(guards):
     ("textual.app:", "CommandPalette", "Textual's own palettes"),
     ("textual.widgets._header:", "HeaderTitle", "header"),
     ("textual.widgets._header:Header", "_on_mount", "header"),
+    ("textual.app:App", "_handle_exception", "closed screens"),
+    ("textual.widgets._text_area:TextArea", "_on_key", "editor keys"),
+    ("textual.widgets._text_area:TextArea", "_replace_via_keyboard", "editor keys"),
 ])
 def test_a_missing_private_part_is_named_and_only_its_guard_skipped(guards, monkeypatch, owner, attr, guard):
     import importlib

@@ -165,6 +165,23 @@ async def test_backspace_in_an_indent_removes_one_level():
             assert editor.document[0] == "   y = ", size
 
 
+async def test_without_its_indentation_keys_the_editor_is_textuals_own(monkeypatch):
+    """Where the installed Textual lacks a private part the indentation keys use, `textual_guards.install()`
+    turns them off (with a warning): Enter and Backspace are then `TextArea`'s own, each key typed once."""
+    from tui.widgets import code_editor
+
+    monkeypatch.setattr(code_editor, "INDENT_KEYS", False)
+    app = make_app()
+    async with app.run_test(size=SIZES[0]) as pilot:
+        screen = await open_drill(pilot)
+        editor = screen.editor
+        editor.load_text("")
+        editor.focus()
+        await pilot.press(*"if x:", "enter", *"  y", "backspace")
+        assert editor.text == "if x:\n  "
+    assert app._exception is None
+
+
 async def test_ctrl_g_always_asks_before_the_model_answer():
     app = make_app()
     async with app.run_test(size=SIZES[0]) as pilot:

@@ -7,11 +7,22 @@ arrives as one Paste event, not as keys) is inserted exactly as it was copied.
 Code longer than `HIGHLIGHT_LIMIT` characters is shown without syntax highlighting: Textual's
 tree-sitter parse reads the document through a callback whose cost grows faster than the text
 (about 3 s to load 100,000 characters; at 300,000 the app froze while its memory climbed), and
-plain text loads at once. Highlighting comes back once the code is short enough again."""
+plain text loads at once. Highlighting comes back once the code is short enough again.
+
+The indentation keys override and call private parts of Textual's `TextArea` (`PRIVATE_APIS`, pinned in
+`pyproject.toml` and checked at start-up with the crash guards, `tui/widgets/textual_guards.py`). Where
+a Textual release lacks one, the editor is Textual's own: Enter and Backspace as `TextArea` has them."""
 from __future__ import annotations
 
 from textual import events
 from textual.widgets import TextArea
+
+PRIVATE_APIS = ("textual.widgets._text_area:TextArea._on_key", "textual.widgets._text_area:TextArea._on_paste",
+                "textual.widgets._text_area:TextArea._replace_via_keyboard",
+                "textual.widgets._text_area:TextArea._restart_blink")
+#: Enter and Backspace indent; `textual_guards.install()` turns this off where the installed Textual lacks
+#: a part of `PRIVATE_APIS` (with a warning naming it).
+INDENT_KEYS = True
 
 #: The longest code (in characters) the editor highlights.
 HIGHLIGHT_LIMIT = 30_000
@@ -81,6 +92,8 @@ class CodeEditor(TextArea):
         return (row, column - (column % width or width)), (row, column)
 
     async def _on_key(self, event: events.Key) -> None:
+        if not INDENT_KEYS:  # Textual's own handler follows (it calls each class's in turn)
+            return
         if event.key == "backspace" and not self.read_only and (span := self.dedent_span()) is not None:
             event.stop()
             event.prevent_default()

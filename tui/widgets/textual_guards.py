@@ -33,6 +33,11 @@ installed Textual version and the tested range, rather than refusing to start: e
 rare crash from keys pressed faster than a screen mounts, and without it the app is Textual's own, which
 works in ordinary use. Skipped means Textual's behaviour, not half a patch: no wrapper is put in place,
 and the guard's overrides are removed from the classes here, so Textual's own methods answer.
+
+The private parts the rest of the app overrides or calls are listed here too, so that one check at start
+covers them all: the app's `_handle_exception` (a crash guard of the same kind, which Textual would just
+stop calling) and the code editor's indentation keys (`tui/widgets/code_editor.py`, which fall back to
+Textual's own keys).
 """
 from __future__ import annotations
 
@@ -49,6 +54,7 @@ from textual.widgets import Header as _TextualHeader
 from textual.widgets import OptionList
 
 from checker.private_apis import absent, warn_missing
+from tui.widgets import code_editor
 
 try:
     from textual.widgets._header import HeaderTitle
@@ -177,6 +183,14 @@ PRIVATE_APIS: dict[str, _Guard] = {
         ("textual.app:CommandPalette",),
         "the palettes Textual opens itself (the theme search) are Textual's unguarded one",
         _guard_textuals_own_palettes, _nothing),
+    "closed screens": _Guard(
+        ("textual.app:App._handle_exception",),
+        "a key that reaches a screen closed a moment before may end the app (`PpoDrillApp._handle_exception`)",
+        _nothing, _nothing),
+    "editor keys": _Guard(
+        code_editor.PRIVATE_APIS,
+        "the code editor's Enter and Backspace do not indent (they are Textual's own)",
+        lambda: setattr(code_editor, "INDENT_KEYS", True), lambda: setattr(code_editor, "INDENT_KEYS", False)),
     "header": _Guard(
         ("textual.widgets._header:HeaderTitle", "textual.widgets._header:Header._on_mount"),
         "a screen opened and closed at once may end the app",
