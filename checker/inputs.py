@@ -4,8 +4,9 @@ are also cached on disk, so a one-off `ppo-drill check` does not pay for importi
 (about a third of a second).
 
 Drawing uses hypothesis itself (a seeded `@given` that collects what it draws), not `.example()`, so the
-same seed always gives the same examples. The disk cache is keyed by the spec modules' source, so a
-change to a strategy draws afresh; a damaged cache file is ignored and rewritten.
+same seed always gives the same examples. The disk cache is keyed by the spec modules' source and the
+hypothesis release, so a change to a strategy (or an upgrade) draws afresh; a damaged cache file is
+ignored and rewritten.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 from platformdirs import user_cache_dir
 
-from checker.private_apis import check_private_apis
+from checker.private_apis import check_private_apis, installed_version
 from checker.specs import DrillSpec, Example, Expected
 
 CACHE_FORMAT = 2  # 2: drawn without hypothesis's local-constants pool
@@ -43,9 +44,10 @@ def cache_dir() -> Path:
 
 @functools.cache
 def _specs_fingerprint() -> str:
-    """The specs' code, hashed: drawn examples cached on disk are used only with the code that drew them
-    (read once per process: the code does not change under it)."""
-    h = hashlib.sha256(str(CACHE_FORMAT).encode())
+    """The specs' code and the hypothesis release that draws from their strategies, hashed: drawn examples
+    cached on disk are used only with the code and the release that drew them (another release may draw
+    other examples from the same seed; read once per process: neither changes under it)."""
+    h = hashlib.sha256(f"{CACHE_FORMAT} hypothesis {installed_version('hypothesis')}".encode())
     for path in sorted((Path(__file__).parent / "specs").glob("*.py")):
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

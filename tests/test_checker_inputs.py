@@ -47,6 +47,23 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path, monkeypatch):
     assert path.read_text().startswith("[")
 
 
+def test_another_hypothesis_release_draws_afresh(tmp_path, monkeypatch):
+    """Another hypothesis release may draw other examples from the same seed: what one release cached is
+    not used under another, so a seed gives what a fresh machine with that release draws."""
+    monkeypatch.delenv("PPO_DRILL_CACHE", raising=False)
+    monkeypatch.setenv("PPO_DRILL_HOME", str(tmp_path))
+    spec = spec_for("gae")
+    inputs.drawn_examples(spec, "numpy", 3)
+    try:
+        monkeypatch.setattr(inputs, "installed_version", lambda name: "0.0.1")
+        inputs._specs_fingerprint.cache_clear()
+        inputs.drawn_examples(spec, "numpy", 3)
+    finally:
+        monkeypatch.undo()
+        inputs._specs_fingerprint.cache_clear()
+    assert len(list((tmp_path / "cache").glob("examples-gae-numpy-3-*.json"))) == 2
+
+
 def test_gae_examples_cover_the_edge_cases():
     labels = " | ".join(ex.label for ex in inputs.examples_for(spec_for("gae"), "numpy"))
     for needle in ("T = 1", "done at the first step", "done at the last step", "consecutive dones",
