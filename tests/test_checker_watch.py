@@ -1,6 +1,7 @@
 """`ppo-drill watch`: a verdict at start and a fresh one on every save, from one warm process."""
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -26,6 +27,22 @@ def read_until(proc, needle: str, timeout: float) -> str:
     return seen
 
 
+@contextlib.contextmanager
+def watching(path: Path, home: Path):
+    """`ppo-drill watch PATH` running, its output piped; stopped with Ctrl-C (SIGINT) at the end."""
+    exe = Path(sys.executable).with_name("ppo-drill")
+    proc = subprocess.Popen([str(exe), "--data-dir", str(home), "watch", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def _atomic_save(path: Path, text: str) -> None:
     """Save the way many editors do: write a temporary file beside it, then rename it over the file."""
     tmp = path.with_name(f".{path.name}.swp-new")
@@ -37,10 +54,7 @@ def test_watch_follows_the_name_across_atomic_saves_and_recreation(tmp_path):
     path = tmp_path / "gae.py"
     bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-forward-scan")
     path.write_text(bug.source("numpy"))
-    exe = Path(sys.executable).with_name("ppo-drill")
-    proc = subprocess.Popen([str(exe), "--data-dir", str(tmp_path / "home"), "watch", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
+    with watching(path, tmp_path / "home") as proc:
         assert "FAIL" in read_until(proc, "watching", 60)
         time.sleep(0.3)
         _atomic_save(path, get_drill("gae").solution("numpy"))
@@ -62,28 +76,21 @@ def test_watch_follows_the_name_across_atomic_saves_and_recreation(tmp_path):
         time.sleep(0.3)
         (tmp_path / "other.py").write_text("x = 1\n")
         assert read_until(proc, "watching", 1.5) == ""
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
-def _children(pid: int) -> list[tuple[int, str]]:
-    """(pid, name) of each process whose parent is `pid`."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
-        if int(rest[1]) == pid:
-            out.append((int(entry.name), name))
-    return out
+def _children(pid: int) -> list[int]:
+    """The pids of `pid`'s children (none once it is gone)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _name(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 def test_a_save_while_the_first_check_runs_is_checked_once_the_watch_begins(tmp_path):
@@ -93,14 +100,11 @@ def test_a_save_while_the_first_check_runs_is_checked_once_the_watch_begins(tmp_
     path = tmp_path / "gae.py"
     bug = next(m for m in get_drill("gae").mistakes if m.id == "gae-forward-scan")
     path.write_text("import time\ntime.sleep(1.5)  # a slow first check\n" + bug.source("numpy"))
-    exe = Path(sys.executable).with_name("ppo-drill")
-    proc = subprocess.Popen([str(exe), "--data-dir", str(tmp_path / "home"), "watch", str(path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
+    with watching(path, tmp_path / "home") as proc:
         deadline = time.monotonic() + 60
-        running = []  # a child of the sandbox's zygote: the file has been read and the check runs
+        running: list[int] = []  # a child of the sandbox's zygote: the file has been read and the check runs
         while not running and time.monotonic() < deadline and proc.poll() is None:
-            zygotes = [pid for pid, name in _children(proc.pid) if name.startswith("ppo-drill-zyg")]
+            zygotes = [pid for pid in _children(proc.pid) if _name(pid).startswith("ppo-drill-zyg")]
             running = [child for z in zygotes for child in _children(z)]
             time.sleep(0.02)
         assert running, "the first check never ran"
@@ -112,9 +116,3 @@ def test_a_save_while_the_first_check_runs_is_checked_once_the_watch_begins(tmp_
         path.write_text(bug.source("numpy"))
         again = read_until(proc, "watching", 60)
         assert "FAIL" in again and "gae-forward-scan" in again, again
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
